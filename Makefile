@@ -1,0 +1,33 @@
+# The two commands of the README: `make run` and `make test`. Everything else is what they need.
+SHELL := /bin/bash
+NODE_BIN := node_modules/.bin
+
+.PHONY: run test bench fuzz build install db clean
+
+install: node_modules/.package-lock.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+build: install
+	$(NODE_BIN)/tsc -p tsconfig.json
+
+db: install
+	bash scripts/ensure-mysql.sh
+
+run: build db
+	node build/src/cli.js serve
+
+test: build db
+	node scripts/run-tests.mjs
+
+# Benchmarks print their figure and the ratio against a baseline measured in the same run.
+bench: build db
+	node scripts/run-benchmarks.mjs
+
+# Long seeded fuzzing (the test suite runs a short slice of the same fuzzers).
+fuzz: build db
+	FUZZ_SCALE=50 node scripts/run-tests.mjs --grep fuzz
+
+clean:
+	rm -rf build .tap

@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// The command line: `serve` (what `make run` ends with), `migrate`, `seed`, `recompute-totals`,
+// `check-config`. Environment: PORT (8080), HOST (127.0.0.1), DATABASE_URL, CONFIG
+// (config/demo.json), SEED_SCALE (1).
+import { existsSync } from 'node:fs'
+import cliProgress from 'cli-progress'
+import { ConfigurationError } from './model/configuration.js'
+import { loadModel } from './model/load-model.js'
+import type { ServiceModel } from './model/model.js'
+import { startServer } from './http/server.js'
+import { seedDemoData, type SeedProgress } from './seed/seed-data.js'
+import { createServiceContext } from './service/service-context.js'
+import { parseDatabaseUrl } from './store/database-url.js'
+import { migrate } from './store/migrate.js'
+import { createPool, ensureDatabase, type Pool } from './store/pool.js'
+import { recomputeTotals } from './store/totals.js'
+
+function configPath(): string {
+  if (process.env.CONFIG) return process.env.CONFIG
+  return ['config/demo.json', 'config/demo.yaml', 'config/demo.yml'].find((f) => existsSync(f)) ?? 'config/demo.json'
+}
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name)
+  return index >= 0 ? args[index + 1] : undefined
+}
+
+function scaleFrom(args: string[]): number {
+  const text = option(args, '--scale') ?? process.env.SEED_SCALE ?? '1'
+  const scale = Number(text)
+  if (!Number.isFinite(scale) || scale < 0 || scale > 100_000) throw new Error(`SEED_SCALE / --scale must be a number from 0 to 100000 (got ${text})`)
+  return scale
+}
+
+function progressBar(scale: number): SeedProgress | undefined {
+  if (scale < 5 && !process.stdout.isTTY) return undefined
+  const bar = new cliProgress.SingleBar({ format: 'seeding {label} [{bar}] {percentage}% | {value}/{total} | eta {eta_formatted}', hideCursor: true }, cliProgress.Presets.shades_classic)
+  return {
+    start: (total, label) => bar.start(total, 0, { label }),
+    advance: (by) => bar.increment(by),
+    stop: () => bar.stop(),
+  }
+}
+
+async function prepareDatabase(model: ServiceModel): Promise<Pool> {
+  const address = parseDatabaseUrl()
+  await ensureDatabase(address)
+  const pool = createPool(address)
+  const report = await migrate(pool, model)
+  if (report.createdTables.length > 0) console.log(`schema: created ${report.createdTables.length} table(s)`)
+  if (report.addedColumns.length > 0) console.log(`schema: added column(s) ${report.addedColumns.join(', ')}`)
+  if (report.widenedColumns.length > 0) console.log(`schema: widened ${report.widenedColumns.join(', ')}`)
+  for (const warning of report.warnings) console.warn(`schema: ${warning}`)
+  return pool
+}
+
+async function serve(args: string[]): Promise<void> {
+  const file = configPath()
+  const model = loadModel(file)
+  const pool = await prepareDatabase(model)
+  const scale = scaleFrom(args)
+  const seed = await seedDemoData(pool, model, { scale, progress: progressBar(scale) })
+  console.log(`seed: ${seed.message}`)
+  const host = process.env.HOST ?? '127.0.0.1'
+  const port = Number(process.env.PORT ?? 8080)
+  const server = await startServer(createServiceContext(model, pool), { host, port })
+  const base = `http://${host}:${server.port}`
+  console.log(`\n${model.name} OData service (configuration ${file})`)
+  console.log(`  reference flavour (HTTP Basic):  ${base}${model.mounts.reference}/v4/`)
+  console.log(`  token flavour:                   ${base}${model.mounts.token}/v4/   (or ${base}${model.mounts.token}/t/<token>/v4/)`)
+  if (model.subjects.length > 0) {
+    console.log('  credentials:')
+    for (const subject of model.subjects) {
+      console.log(`    ${subject.name}: Basic ${subject.name}:${subject.password ?? '(none)'}, token ${subject.token ?? '(none)'} (profile ${subject.profile.name})`)
+    }
+  }
+  console.log(`  try: curl -u ${model.subjects[0]?.name ?? 'user'}:${model.subjects[0]?.password ?? 'password'} ${base}${model.mounts.reference}/v4/$metadata\n`)
+  const stop = () => {
+    server.close()
+    void pool.end().finally(() => process.exit(0))
+  }
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+async function main(): Promise<void> {
+  const [command = 'serve', ...args] = process.argv.slice(2)
+  switch (command) {
+    case 'serve':
+      return serve(args)
+    case 'check-config': {
+      const model = loadModel(configPath())
+      console.log(`${configPath()}: valid (${model.entitySets.length} entity sets)`)
+      return
+    }
+    case 'migrate': {
+      const pool = await prepareDatabase(loadModel(configPath()))
+      await pool.end()
+      return
+    }
+    case 'seed': {
+      const model = loadModel(configPath())
+      const pool = await prepareDatabase(model)
+      const scale = scaleFrom(args)
+      const started = Date.now()
+      const result = await seedDemoData(pool, model, { scale, force: args.includes('--force'), progress: progressBar(scale) })
+      console.log(`seed: ${result.message} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
+      await pool.end()
+      return
+    }
+    case 'recompute-totals': {
+      const model = loadModel(configPath())
+      const pool = await prepareDatabase(model)
+      await recomputeTotals(pool, model)
+      console.log('totals recomputed from movements')
+      await pool.end()
+      return
+    }
+    default:
+      throw new Error(`unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config`)
+  }
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigurationError) console.error(error.message)
+  else if ((error as { code?: string }).code === 'ECONNREFUSED') console.error(`No MySQL server answers at ${process.env.DATABASE_URL ?? '127.0.0.1:3306'}: start one (make run does) or set DATABASE_URL`)
+  else console.error(error instanceof Error ? error.message : error)
+  process.exit(1)
+})

@@ -1,0 +1,113 @@
+// The one error registry of the service (decisions.md §4).
+//
+// Every layer throws or returns an `ODataError`; one writer (src/respond/error-body.ts) turns it into
+// `{"error":{"code","message","target","details"}}`. Clients and tests tell errors apart by `code`,
+// never by message text. `docs/errors.md` lists the same registry; test/errors.test.ts keeps the two
+// in step.
+
+export interface ErrorDefinition {
+  readonly status: number
+  /** What the code means, as documented for clients. */
+  readonly description: string
+}
+
+export const ERROR_CODES = {
+  // Requests and URLs
+  BadRequest: { status: 400, description: 'The request is malformed in a way no more specific code covers.' },
+  InvalidUrl: { status: 400, description: 'The resource path or a query string cannot be parsed (bad percent-encoding, bad key syntax).' },
+  InvalidKey: { status: 400, description: 'The key predicate does not match the key of the entity set.' },
+  InvalidLiteral: { status: 400, description: 'A literal (GUID, date-time, number, string) is malformed or out of range.' },
+  InvalidQueryOption: { status: 400, description: 'A system query option is unknown, repeated, or has a bad value.' },
+  InvalidFilter: { status: 400, description: '$filter does not parse or does not bind to the model; target names the option, the message gives the position.' },
+  InvalidOrderBy: { status: 400, description: '$orderby does not parse or names an unknown property.' },
+  InvalidSelect: { status: 400, description: '$select names an unknown property.' },
+  InvalidExpand: { status: 400, description: '$expand does not parse or names an unknown navigation property.' },
+  InvalidApply: { status: 400, description: '$apply does not parse or does not bind.' },
+  UnknownProperty: { status: 400, description: 'A name inside a query option or body is not a property of the type.' },
+  ExpressionTooComplex: { status: 400, description: 'An expression limit of decisions.md §8 is exceeded; the message states the actual figure and the limit.' },
+  SearchNotSupported: { status: 400, description: '$search is not supported by this service.' },
+  SurrogateKeyNotFilterable: { status: 400, description: 'SurrogateKey takes no part in $filter, $orderby or $apply.' },
+  InvalidParameter: { status: 400, description: 'A function parameter is unknown, duplicated, unnamed or has a bad value.' },
+  NotFilledInResult: { status: 400, description: 'The request names a column the virtual table does not fill (another periodicity, a resource in Condition).' },
+  InvalidBody: { status: 400, description: 'The request body is not valid JSON or not an object of the expected shape.' },
+  InvalidValue: { status: 400, description: 'A property value has the wrong type or is out of range (length, precision, scale).' },
+  DeletionMarked: { status: 400, description: 'A document marked for deletion cannot be posted.' },
+  // Authentication and authorisation
+  Unauthorized: { status: 401, description: 'Credentials are missing or unknown.' },
+  Forbidden: { status: 403, description: "The subject's profile may not read or write the target." },
+  // Resources
+  NotFound: { status: 404, description: 'No resource at this path (unknown set, function, or key without an entity).' },
+  MethodNotAllowed: { status: 405, description: 'The resource does not support the method; Allow lists those it does.' },
+  NotAcceptable: { status: 406, description: 'The requested format is not supported.' },
+  Conflict: { status: 409, description: 'An entity with this key exists already.' },
+  PreconditionFailed: { status: 412, description: 'If-Match or If-None-Match does not hold.' },
+  PayloadTooLarge: { status: 413, description: 'The request body (outside $batch) exceeds the size the service accepts.' },
+  UnsupportedMediaType: { status: 415, description: 'The Content-Type of the body is not supported.' },
+  // Batch (service.md §4.4, §7, §8; decisions.md §7)
+  BatchTooLarge: { status: 413, description: 'The batch body exceeds maxBatchSizeMB.' },
+  TooManyOperations: { status: 400, description: 'The batch has more operations than the setting or the profile allows; the message gives the actual figure.' },
+  BatchMalformed: { status: 400, description: 'The batch body is corrupt (boundaries, part headers, request lines, JSON) or has no operations.' },
+  BatchVersionTooLow: { status: 400, description: 'A JSON batch was sent with OData-MaxVersion below 4.01.' },
+  GetInChangeSet: { status: 400, description: 'A GET stands inside a change set; the whole batch is refused before anything runs.' },
+  UnsafeOperationUrl: { status: 400, description: 'An operation URL has dot segments (in any spelling), another host or another service root.' },
+  ReferenceOutOfScope: { status: 400, description: 'A $<id> reference names an operation outside its valid scope or one that created nothing.' },
+  DuplicateOperationId: { status: 400, description: 'Two operations of one batch share a Content-ID or id.' },
+  FailedDependency: { status: 424, description: 'The operation was not applied because another operation of its atomic group or dependency failed.' },
+  RateLimited: { status: 429, description: "The profile's rate rule does not cover the request (a batch counts each operation); Retry-After says when to retry." },
+  NotImplemented: { status: 501, description: 'The request is valid OData but this service does not implement it.' },
+  BatchNotSupported: { status: 501, description: '$batch is not available on the reference flavour.' },
+  // Server side
+  InternalError: { status: 500, description: 'An unexpected failure; nothing is promised about partial effects outside transactions.' },
+  LogWriteFailed: { status: 500, description: 'The request log could not be written after the batch ran; details list the executed operations.' },
+  ServiceUnavailable: { status: 503, description: 'The database is not reachable.' },
+} as const satisfies Record<string, ErrorDefinition>
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+export interface ErrorDetail {
+  readonly code: string
+  readonly message: string
+  readonly target?: string
+}
+
+/** An error that carries everything needed to answer it: status, stable code, message, target. */
+export class ODataError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly target: string | undefined
+  readonly details: readonly ErrorDetail[]
+  /** Extra response headers (Allow for 405, Retry-After for 429, WWW-Authenticate for 401). */
+  readonly headers: Readonly<Record<string, string>>
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { target?: string; details?: readonly ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
+    super(message)
+    this.name = 'ODataError'
+    this.code = code
+    this.status = ERROR_CODES[code].status
+    this.target = options.target
+    this.details = options.details ?? []
+    this.headers = options.headers ?? {}
+  }
+}
+
+export function isODataError(value: unknown): value is ODataError {
+  return value instanceof ODataError
+}
+
+/** The error body of decisions.md §4, as a plain object ready for JSON.stringify. */
+export function errorBody(error: ODataError): { error: Record<string, unknown> } {
+  const body: Record<string, unknown> = { code: error.code, message: error.message }
+  if (error.target !== undefined) body.target = error.target
+  if (error.details.length > 0) body.details = error.details
+  return { error: body }
+}
+
+/** Any thrown value as an ODataError: unknown failures become InternalError without leaking internals. */
+export function toODataError(value: unknown): ODataError {
+  if (value instanceof ODataError) return value
+  return new ODataError('InternalError', 'An internal error occurred.')
+}

@@ -1,0 +1,155 @@
+// Writes one HTTP response to a uWS socket, whole or streamed, with backpressure.
+//
+// uWS rules this class keeps in one place:
+// - after `onAborted` fires the response object must not be touched again (`aborted` guards every call);
+// - writes from outside the request callback are wrapped in `cork` so headers and body leave in one packet;
+// - `write` returning false means the chunk was queued but the socket is full: the producer must wait
+//   for `onWritable` before writing more, so a slow reader holds the query, not the memory.
+// After the status line is out, a failure can no longer become an error body: `abort()` closes the socket
+// so the client sees a truncated response instead of a well-formed wrong one.
+import type { HttpResponse } from 'uWebSockets.js'
+import { errorBody, type ODataError } from '../errors.js'
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  412: 'Precondition Failed',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  424: 'Failed Dependency',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+}
+
+export function statusLine(status: number): string {
+  return `${status} ${STATUS_TEXT[status] ?? 'Unknown'}`
+}
+
+export type Headers = Readonly<Record<string, string>>
+
+/** Every response carries these (OData-Version per the OData protocol, §8.1.5). */
+const COMMON_HEADERS: Headers = { 'OData-Version': '4.0' }
+
+export class Responder {
+  aborted = false
+  private started = false
+  private finished = false
+  private writableWaiter: (() => void) | undefined
+  private readonly abortListeners: (() => void)[] = []
+  /** The status the response was sent with, for the request log. */
+  status = 0
+  /** A HEAD request: status and headers as for GET, never a body. */
+  headOnly = false
+
+  constructor(private readonly res: HttpResponse) {
+    res.onAborted(() => {
+      this.aborted = true
+      this.finished = true
+      const waiter = this.writableWaiter
+      this.writableWaiter = undefined
+      waiter?.()
+      for (const listener of this.abortListeners) listener()
+    })
+  }
+
+  get headersSent(): boolean {
+    return this.started
+  }
+
+  get done(): boolean {
+    return this.finished
+  }
+
+  /** Called once when the client goes away (to stop a query and free its connection). */
+  onAbort(listener: () => void): void {
+    this.abortListeners.push(listener)
+  }
+
+  private writeHead(status: number, headers: Headers): void {
+    this.res.writeStatus(statusLine(status))
+    for (const name in COMMON_HEADERS) this.res.writeHeader(name, COMMON_HEADERS[name]!)
+    for (const name in headers) this.res.writeHeader(name, headers[name]!)
+    this.started = true
+    this.status = status
+  }
+
+  /** A whole response in one go. `body` undefined sends no body (204, HEAD). */
+  send(status: number, headers: Headers, body?: string | Uint8Array, options: { closeConnection?: boolean } = {}): void {
+    if (this.finished) return
+    this.finished = true
+    this.res.cork(() => {
+      this.writeHead(status, headers)
+      if (body === undefined) this.res.endWithoutBody(undefined, options.closeConnection)
+      else if (this.headOnly) this.res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, options.closeConnection)
+      else this.res.end(body, options.closeConnection)
+    })
+  }
+
+  sendJson(status: number, body: string, headers: Headers = {}): void {
+    this.send(status, { 'Content-Type': 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8', ...headers }, body)
+  }
+
+  /** The one error writer: the body of decisions.md §4, headers the error carries (Allow, Retry-After, …). */
+  sendError(error: ODataError, options: { closeConnection?: boolean } = {}): void {
+    if (this.started) {
+      this.abort()
+      return
+    }
+    this.send(error.status, { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, JSON.stringify(errorBody(error)), options)
+  }
+
+  /** Starts a streamed (chunked) response. */
+  begin(status: number, headers: Headers): void {
+    if (this.finished || this.started) return
+    this.res.cork(() => this.writeHead(status, headers))
+  }
+
+  /** Writes a chunk; false means the socket is full: await `drained()` before the next write. */
+  write(chunk: string | Uint8Array): boolean {
+    if (this.finished) return false
+    if (this.headOnly) return true
+    let ok = true
+    this.res.cork(() => {
+      ok = this.res.write(chunk)
+    })
+    return ok
+  }
+
+  /** Resolves when the socket can take more (or the client went away: check `aborted`). */
+  drained(): Promise<void> {
+    if (this.finished) return Promise.resolve()
+    return new Promise((resolve) => {
+      this.writableWaiter = resolve
+      this.res.onWritable(() => {
+        const waiter = this.writableWaiter
+        this.writableWaiter = undefined
+        waiter?.()
+        return true
+      })
+    })
+  }
+
+  end(chunk?: string | Uint8Array): void {
+    if (this.finished) return
+    this.finished = true
+    this.res.cork(() => (this.headOnly ? this.res.endWithoutBody() : this.res.end(chunk ?? '')))
+  }
+
+  /** Closes the connection: the only honest answer once a streamed response has failed half-way. */
+  abort(): void {
+    if (this.finished) return
+    this.finished = true
+    this.res.close()
+  }
+}

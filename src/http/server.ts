@@ -1,0 +1,99 @@
+// The uWebSockets.js HTTP layer: one catch-all route that finds the service root, authenticates,
+// reads the body (bounded), resolves the request and hands it to the dispatcher.
+//
+// uWS specifics kept here: `onAborted` is registered (by Responder) before any `await`; request
+// headers and URL are copied out synchronously, because `req` is invalid after the callback returns;
+// body chunks are copied, because the ArrayBuffer given to `onData` is only valid during the callback.
+import * as uws from 'uWebSockets.js'
+import { ODataError, toODataError } from '../errors.js'
+import { logger } from '../log/logger.js'
+import { parseQueryOptions } from '../odata/query-options.js'
+import { resolveResourcePath } from '../odata/resource-path.js'
+import { handleRequest } from '../service/handle-request.js'
+import type { ServiceContext } from '../service/service-context.js'
+import type { ServiceRequest } from '../service/service-request.js'
+import { Authenticator } from './authenticate.js'
+import { matchMount } from './mounts.js'
+import { Responder } from './responder.js'
+import { readBody } from './read-body.js'
+
+export interface ServerOptions {
+  readonly host: string
+  readonly port: number
+}
+
+export interface RunningServer {
+  readonly port: number
+  close(): void
+}
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH'])
+
+function absoluteRoot(headers: ReadonlyMap<string, string>, root: string, fallbackHost: string): string {
+  const proto = headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http'
+  const host = headers.get('host') ?? fallbackHost
+  // A Host header is the client's word; keep it from breaking the JSON or the URL it goes into.
+  const safeHost = /^[A-Za-z0-9.\-:[\]]{1,255}$/.test(host) ? host : fallbackHost
+  return `${proto}://${safeHost}${root}`
+}
+
+export function startServer(context: ServiceContext, options: ServerOptions): Promise<RunningServer> {
+  const authenticator = new Authenticator(context.model)
+  const app = uws.App()
+  const fallbackHost = `${options.host}:${options.port}`
+  // Requests carry no more than this in a body outside $batch: the batch limit is the service's largest.
+  const maxBodyBytes = context.model.settings.maxBatchSizeMB * 1024 * 1024
+
+  app.any('/*', (res, req) => {
+    const responder = new Responder(res)
+    const method = req.getCaseSensitiveMethod().toUpperCase()
+    const url = req.getUrl()
+    const rawQuery = req.getQuery() ?? ''
+    const headers = new Map<string, string>()
+    req.forEach((name, value) => headers.set(name, value))
+    if (method === 'HEAD') responder.headOnly = true
+
+    const fail = (error: unknown) => {
+      const odataError = toODataError(error)
+      if (odataError.status >= 500) logger.error({ err: error, method, url }, 'request failed')
+      if (!responder.done) responder.sendError(odataError)
+    }
+
+    try {
+      const mount = matchMount(url, context.model.mounts)
+      if (!mount) throw new ODataError('NotFound', `No service root at ${url.length > 200 ? `${url.slice(0, 200)}…` : url}`)
+      const query = parseQueryOptions(rawQuery)
+      const subject = authenticator.authenticate(mount.flavour, {
+        authorization: headers.get('authorization'),
+        queryToken: query.custom.get('token'),
+        pathToken: mount.pathToken,
+      })
+      const path = resolveResourcePath(context.model, mount.rest)
+      const serviceRoot = absoluteRoot(headers, mount.root, fallbackHost)
+      const run = (body: Buffer | undefined) => {
+        const request: ServiceRequest = { method, path, query, headers, body, subject, flavour: mount.flavour, serviceRoot }
+        handleRequest(context, request, responder).catch(fail)
+      }
+      if (METHODS_WITH_BODY.has(method) && path.kind !== 'batch') {
+        readBody(res, headers, maxBodyBytes, responder).then(run, fail)
+      } else {
+        run(undefined)
+      }
+    } catch (error) {
+      fail(error)
+    }
+  })
+
+  return new Promise((resolve, reject) => {
+    app.listen(options.host, options.port, (listenSocket) => {
+      if (!listenSocket) return reject(new Error(`Cannot listen on ${options.host}:${options.port} (is the port taken?)`))
+      resolve({
+        port: uws.us_socket_local_port(listenSocket),
+        close: () => {
+          uws.us_listen_socket_close(listenSocket)
+          app.close()
+        },
+      })
+    })
+  })
+}

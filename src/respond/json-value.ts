@@ -1,0 +1,59 @@
+// Stored values → JSON text, per property type (decisions.md §3). Formatters are chosen once per
+// property, not per row, and write text directly: DECIMAL and BIGINT arrive from the driver as strings
+// and go out verbatim as JSON numbers (no float rounding), DATETIME as 'YYYY-MM-DD HH:MM:SS' becomes
+// '"YYYY-MM-DDTHH:MM:SSZ"' without a Date object.
+import type { PropertyModel } from '../model/model.js'
+
+export type JsonValueWriter = (value: unknown) => string
+
+const writeString: JsonValueWriter = (value) => JSON.stringify(String(value ?? ''))
+const writeRawNumber: JsonValueWriter = (value) => (value === null || value === undefined ? 'null' : String(value))
+const writeQuotedNumber: JsonValueWriter = (value) => (value === null || value === undefined ? 'null' : `"${String(value)}"`)
+const writeBoolean: JsonValueWriter = (value) => (value === 1 || value === true || value === '1' ? 'true' : 'false')
+const writeGuid: JsonValueWriter = (value) => `"${String(value)}"`
+
+/** 'YYYY-MM-DD HH:MM:SS' (UTC, as the pool delivers it) → ISO 8601 with Z. */
+export function storedDateTimeToIso(value: string): string {
+  return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`
+}
+const writeDateTime: JsonValueWriter = (value) => (value === null || value === undefined ? 'null' : `"${storedDateTimeToIso(String(value))}"`)
+
+export interface JsonFormatOptions {
+  /** `IEEE754Compatible=true`: Decimal and Int64 as strings. */
+  readonly ieee754Compatible: boolean
+}
+
+export function jsonValueWriter(property: PropertyModel, options: JsonFormatOptions): JsonValueWriter {
+  switch (property.storage.kind) {
+    case 'guid':
+      return writeGuid
+    case 'string':
+    case 'enum':
+      return writeString
+    case 'decimal':
+    case 'bigint':
+      return options.ieee754Compatible ? writeQuotedNumber : writeRawNumber
+    case 'int':
+      return writeRawNumber
+    case 'boolean':
+      return writeBoolean
+    case 'datetime':
+      return writeDateTime
+  }
+}
+
+/** A stored value → the JS value of the JSON payload (for bodies assembled as objects, e.g. in batches). */
+export function jsonValue(property: PropertyModel, value: unknown): unknown {
+  switch (property.storage.kind) {
+    case 'boolean':
+      return value === 1 || value === true || value === '1'
+    case 'decimal':
+    case 'bigint':
+    case 'int':
+      return value === null ? null : Number(value)
+    case 'datetime':
+      return value === null ? null : storedDateTimeToIso(String(value))
+    default:
+      return value
+  }
+}

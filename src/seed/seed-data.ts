@@ -1,0 +1,329 @@
+// The seed generator: deterministic demo data of the size `scale` asks for (demo-configuration.md,
+// "Seed data"), driven by the configuration's `seed` section and the model. Documents are posted by
+// the same posting plan `Post` uses, written with multi-row INSERTs, and the totals are rebuilt from
+// the movements at the end. Idempotent: a marker row remembers the scale that was seeded.
+import type { AttributeConfig, SeedConfig } from '../model/configuration.js'
+import type { EntitySetModel, PropertyModel, ServiceModel } from '../model/model.js'
+import { EMPTY_GUID } from '../model/model.js'
+import { accountRefKey } from '../posting/account-key.js'
+import { computeMovements, defaultValue, postingPlan, type EntityValues } from '../posting/posting-plan.js'
+import { BulkWriter } from '../store/bulk-writer.js'
+import type { Pool } from '../store/pool.js'
+import { recomputeTotals } from '../store/totals.js'
+import { Random, ZipfSampler } from './random.js'
+
+export const SEED_MARKER = 'seed'
+/** Bumped when the generator changes what it makes, so an old seed is recognised as different. */
+const GENERATOR_VERSION = 1
+
+export interface SeedProgress {
+  start(total: number, label: string): void
+  advance(by: number): void
+  stop(): void
+}
+
+export const SILENT_PROGRESS: SeedProgress = { start() {}, advance() {}, stop() {} }
+
+export interface SeedResult {
+  readonly seeded: boolean
+  readonly documents: number
+  readonly rows: number
+  readonly message: string
+}
+
+const DAY_MS = 86_400_000
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
+function storedDateTime(millis: number): string {
+  const d = new Date(millis)
+  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+}
+
+function scaledCount(count: number, growth: 'none' | 'sqrt' | 'linear' | undefined, scale: number): number {
+  if (growth === 'sqrt') return Math.max(1, Math.round(count * Math.sqrt(scale)))
+  if (growth === 'linear') return Math.max(1, Math.round(count * scale))
+  return count
+}
+
+/** A code of `length` characters at most, numbered: `00000000042`. */
+function numbered(n: number, length: number): string {
+  const text = String(n)
+  return text.length >= length ? text.slice(-length) : text.padStart(length, '0')
+}
+
+export async function readSeedMarker(pool: Pool): Promise<{ scale: number; version: number } | undefined> {
+  const [rows] = await pool.query('SELECT `value` FROM `_service_state` WHERE `name` = ?', [SEED_MARKER])
+  const row = (rows as { value: string }[])[0]
+  return row ? (JSON.parse(row.value) as { scale: number; version: number }) : undefined
+}
+
+interface CatalogItems {
+  readonly keys: string[]
+}
+
+class SeedGenerator {
+  private readonly random: Random
+  private readonly seed: SeedConfig
+  private readonly catalogs = new Map<string, CatalogItems>()
+  private readonly samplers = new Map<string, ZipfSampler>()
+  rows = 0
+
+  constructor(
+    private readonly model: ServiceModel,
+    private readonly writer: BulkWriter,
+    private readonly scale: number,
+    private readonly progress: SeedProgress,
+  ) {
+    this.random = new Random(20240101 + scale)
+    this.seed = model.configuration.seed ?? {}
+  }
+
+  private set(name: string): EntitySetModel {
+    return this.model.entitySetByName.get(name)!
+  }
+
+  private async insert(set: EntitySetModel | string, columns: readonly string[], row: unknown[]): Promise<void> {
+    this.rows++
+    await this.writer.add(typeof set === 'string' ? set : set.table, columns, row)
+  }
+
+  /** A value for an attribute of no special meaning, by type. */
+  private attributeValue(property: PropertyModel, label: string): unknown {
+    if (property.reference) return this.referenceValue(property.reference.targetSet)
+    const storage = property.storage
+    switch (storage.kind) {
+      case 'string':
+        return storage.length === undefined ? '' : `${label}-${this.random.int(1, 99999)}`.slice(0, storage.length)
+      case 'decimal':
+        return (this.random.int(0, 10 ** Math.min(6, storage.precision - storage.scale) - 1) + this.random.int(0, 99) / 100).toFixed(storage.scale)
+      case 'boolean':
+        return this.random.int(0, 1)
+      default:
+        return defaultValue(storage)
+    }
+  }
+
+  private referenceValue(targetSet: string): string {
+    const items = this.catalogs.get(targetSet)
+    if (!items || items.keys.length === 0) return EMPTY_GUID
+    const sampler = this.samplers.get(targetSet)
+    return items.keys[sampler ? sampler.sample(this.random) : this.random.int(0, items.keys.length - 1)]!
+  }
+
+  async catalogsAndCharts(): Promise<void> {
+    for (const catalog of this.model.configuration.catalogs) {
+      const set = this.set(`Catalog_${catalog.name}`)
+      const spec = this.seed.catalogs?.[catalog.name]
+      const count = spec ? scaledCount(spec.count, spec.growth, this.scale) : 0
+      const keys: string[] = []
+      const columns = set.properties.map((p) => p.column)
+      for (let n = 1; n <= count; n++) {
+        const key = this.random.guid()
+        keys.push(key)
+        const row = set.properties.map((p) => {
+          switch (p.name) {
+            case 'Ref_Key':
+              return key
+            case 'DataVersion':
+              return '1'
+            case 'DeletionMark':
+              return 0
+            case 'Code':
+              return numbered(n, catalog.codeLength)
+            case 'Description':
+              return `${catalog.name} ${n}`.slice(0, catalog.descriptionLength)
+            default:
+              return this.attributeValue(p, p.name.slice(0, 3).toUpperCase())
+          }
+        })
+        await this.insert(set, columns, row)
+      }
+      this.catalogs.set(set.name, { keys })
+      if ((this.seed.skewed ?? []).includes(`Catalog.${catalog.name}`)) this.samplers.set(set.name, new ZipfSampler(keys.length, 1.0))
+    }
+    for (const chart of this.model.configuration.chartsOfAccounts ?? []) {
+      const set = this.set(`ChartOfAccounts_${chart.name}`)
+      const lines = this.set(`ChartOfAccounts_${chart.name}_ExtDimensionTypes`)
+      for (const account of chart.accounts) {
+        const key = accountRefKey(chart.name, account.code)
+        await this.insert(set, ['Ref_Key', 'DataVersion', 'DeletionMark', 'Code', 'Description', 'AccountType'], [key, '1', 0, account.code, account.description.slice(0, chart.descriptionLength), account.type])
+        for (const [i, kind] of (account.extDimensions ?? []).entries()) await this.insert(lines, ['Ref_Key', 'LineNumber', 'ExtDimensionType'], [key, i + 1, kind])
+      }
+    }
+  }
+
+  async documents(): Promise<number> {
+    const mix = (this.seed.documentMix ?? []).filter((m) => m.share > 0 && this.model.entitySetByName.has(`Document_${m.document}`))
+    const total = (this.seed.documentsPerScale ?? 0) * this.scale
+    if (mix.length === 0 || total === 0) return 0
+    const shareSum = mix.reduce((sum, m) => sum + m.share, 0)
+    const start = Date.parse(this.seed.startDate ?? '2024-01-01T00:00:00Z')
+    const spanMs = (this.seed.days ?? 730) * DAY_MS
+    const { min, max } = this.seed.tableRows ?? { min: 1, max: 20 }
+    const numbers = new Map<string, number>()
+    const plans = new Map(mix.map((m) => [m.document, postingPlan(this.model, this.set(`Document_${m.document}`))] as const))
+    // The first documents are all of the first kind (receipts in the demo), so goods arrive before they are sold.
+    const warmUp = Math.ceil(total * 0.05)
+    this.progress.start(total, 'documents')
+    for (let n = 0; n < total; n++) {
+      let pick = this.random.next() * shareSum
+      let choice = mix[0]!
+      if (n >= warmUp) {
+        for (const m of mix) {
+          if (pick < m.share) {
+            choice = m
+            break
+          }
+          pick -= m.share
+        }
+      }
+      const set = this.set(`Document_${choice.document}`)
+      const number = (numbers.get(choice.document) ?? 0) + 1
+      numbers.set(choice.document, number)
+      // Dates grow with n: spread evenly over the span, seconds apart within a day.
+      const date = storedDateTime(start + Math.floor((n / total) * spanMs / 1000) * 1000)
+      await this.document(set, choice.document, number, date, min, max, plans.get(choice.document)!)
+      if (n % 1000 === 999) this.progress.advance(1000)
+    }
+    this.progress.advance(total % 1000)
+    this.progress.stop()
+    return total
+  }
+
+  private async document(set: EntitySetModel, name: string, number: number, date: string, minRows: number, maxRows: number, plan: ReturnType<typeof postingPlan>): Promise<void> {
+    const source = set.source
+    if (source.type !== 'document') return
+    const values: Record<string, unknown> = {}
+    for (const p of set.properties) {
+      switch (p.name) {
+        case 'Ref_Key':
+          values[p.name] = this.random.guid()
+          break
+        case 'DataVersion':
+          values[p.name] = '1'
+          break
+        case 'Number':
+          values[p.name] = numbered(number, (p.storage as { length: number }).length)
+          break
+        case 'Date':
+          values[p.name] = date
+          break
+        case 'Posted':
+          values[p.name] = 1
+          break
+        case 'DeletionMark':
+          values[p.name] = 0
+          break
+        default:
+          values[p.name] = p.storage.kind === 'string' && p.storage.length === undefined ? '' : this.attributeValue(p, name.slice(0, 3))
+      }
+    }
+    await this.insert(set, set.properties.map((p) => p.column), set.properties.map((p) => values[p.name]))
+    const tableParts: Record<string, EntityValues[]> = {}
+    for (const tablePartName of source.tableParts) {
+      const rowSet = this.set(`${set.name}_${tablePartName}`)
+      const rows: EntityValues[] = []
+      const count = this.random.int(minRows, maxRows)
+      for (let line = 1; line <= count; line++) {
+        const row: Record<string, unknown> = {}
+        for (const p of rowSet.properties) {
+          if (p.name === 'Ref_Key') row[p.name] = values.Ref_Key
+          else if (p.name === 'LineNumber') row[p.name] = line
+          else row[p.name] = this.attributeValue(p, tablePartName.slice(0, 3))
+        }
+        this.fillAmounts(row)
+        rows.push(row)
+        await this.insert(rowSet, rowSet.properties.map((p) => p.column), rowSet.properties.map((p) => row[p.name]))
+      }
+      tableParts[tablePartName] = rows
+    }
+    for (const movements of computeMovements(plan, { document: values, tableParts })) {
+      const columns = movements.columns.map((c) => c.column)
+      for (const row of movements.rows) await this.insert(movements.recordTypeSet, columns, row)
+    }
+  }
+
+  /** Quantities of 1–100 and Amount = Quantity × Price, so the data reads like business data. */
+  private fillAmounts(row: Record<string, unknown>): void {
+    if ('Quantity' in row) row.Quantity = this.random.int(1, 100).toFixed(3)
+    if ('Price' in row) row.Price = (this.random.int(100, 100000) / 100).toFixed(2)
+    if ('Amount' in row && 'Quantity' in row && 'Price' in row) row.Amount = (Number(row.Quantity) * Number(row.Price)).toFixed(2)
+  }
+
+  async dailyRecords(): Promise<void> {
+    const start = Date.parse(this.seed.startDate ?? '2024-01-01T00:00:00Z')
+    const days = this.seed.days ?? 730
+    for (const spec of this.seed.dailyRecords ?? []) {
+      const set = this.model.entitySetByName.get(`InformationRegister_${spec.register}`)
+      if (!set || set.source.type !== 'informationRegister') continue
+      // Every combination of the dimension values the spec names, for every day.
+      let combinations: Record<string, unknown>[] = [{}]
+      for (const dimensionName of set.source.dimensions) {
+        const property = set.propertyByName.get(dimensionName)!
+        const attribute = dimensionName.replace(/_Key$/, '')
+        const dimensionSpec = spec.dimensions[attribute] ?? spec.dimensions[dimensionName] ?? {}
+        let values: unknown[]
+        if (dimensionSpec.values) values = dimensionSpec.values
+        else if (property.reference) {
+          const keys = this.catalogs.get(property.reference.targetSet)?.keys ?? []
+          values = keys.slice(0, Math.max(1, Math.round(keys.length * (dimensionSpec.share ?? 1))))
+        } else values = [defaultValue(property.storage)]
+        combinations = combinations.flatMap((c) => values.map((v) => ({ ...c, [dimensionName]: v })))
+      }
+      const columns = set.properties.map((p) => p.column)
+      const base = new Map<Record<string, unknown>, number>(combinations.map((c) => [c, this.random.int(1000, 100000) / 100]))
+      for (let day = 0; day < days; day++) {
+        const period = storedDateTime(start + day * DAY_MS)
+        for (const combination of combinations) {
+          // A slow random walk, so slices and prices change from day to day.
+          const value = Math.max(0.01, base.get(combination)! * (1 + (this.random.next() - 0.5) / 50))
+          base.set(combination, value)
+          const row = set.properties.map((p) => {
+            if (p.name === 'Period') return period
+            if (p.name in combination) return combination[p.name]
+            if (p.role === 'resource' && p.storage.kind === 'decimal') return p.storage.scale === 0 ? '1' : value.toFixed(p.storage.scale)
+            return defaultValue(p.storage)
+          })
+          await this.insert(set, columns, row)
+        }
+      }
+    }
+  }
+}
+
+/** Seeds the database unless it holds a seed of this scale already. */
+export async function seedDemoData(pool: Pool, model: ServiceModel, options: { scale: number; progress?: SeedProgress; force?: boolean }): Promise<SeedResult> {
+  const existing = await readSeedMarker(pool)
+  if (existing && !options.force) {
+    const same = existing.scale === options.scale && existing.version === GENERATOR_VERSION
+    return {
+      seeded: false,
+      documents: 0,
+      rows: 0,
+      message: same
+        ? `seed data of scale ${existing.scale} is present; reusing it`
+        : `the database holds seed data of scale ${existing.scale} (generator ${existing.version}); keeping it (run \`node build/src/cli.js seed --scale ${options.scale} --force\` to replace it)`,
+    }
+  }
+  if (existing) await clearSeededTables(pool, model)
+  const writer = new BulkWriter(pool)
+  const generator = new SeedGenerator(model, writer, options.scale, options.progress ?? SILENT_PROGRESS)
+  await generator.catalogsAndCharts()
+  const documents = await generator.documents()
+  await generator.dailyRecords()
+  await writer.flushAll()
+  await recomputeTotals(pool, model)
+  await pool.query('REPLACE INTO `_service_state` (`name`, `value`) VALUES (?, ?)', [SEED_MARKER, JSON.stringify({ scale: options.scale, version: GENERATOR_VERSION })])
+  return { seeded: true, documents, rows: generator.rows, message: `seeded scale ${options.scale}: ${documents} documents, ${generator.rows} rows` }
+}
+
+async function clearSeededTables(pool: Pool, model: ServiceModel): Promise<void> {
+  const tables = new Set<string>()
+  for (const set of model.entitySets) tables.add(set.table)
+  for (const set of model.entitySets) {
+    const source = set.source
+    if ((source.type === 'accumulationRegister' && source.totalsTable) || source.type === 'accountingRegister') tables.add(source.totalsTable!)
+  }
+  for (const table of tables) await pool.query(`DELETE FROM \`${table.replaceAll('`', '``')}\``)
+}
+
+export type { AttributeConfig }

@@ -1,0 +1,101 @@
+// The one dispatcher from a resolved request to its handler. Single HTTP requests and `$batch`
+// operations both come through here.
+import { ODataError } from '../errors.js'
+import { buildServiceDocument } from '../model/service-document.js'
+import type { ResourcePath } from '../odata/resource-path.js'
+import type { ResponseSink } from '../respond/response-sink.js'
+import { authorizeRead, authorizeWrite } from './authorize.js'
+import { readCollection } from './read-collection.js'
+import { readEntity } from './read-entity.js'
+import type { ServiceContext } from './service-context.js'
+import type { ServiceRequest } from './service-request.js'
+
+/** The methods a resource accepts, for `405` with `Allow` (HEAD goes with GET). */
+export function allowedMethods(path: ResourcePath): readonly string[] {
+  switch (path.kind) {
+    case 'serviceDocument':
+    case 'metadata':
+      return ['GET', 'HEAD']
+    case 'batch':
+      return ['POST', 'OPTIONS']
+    case 'collection':
+      return path.count ? ['GET', 'HEAD'] : withHead(path.set.collectionMethods)
+    case 'entity':
+      return withHead(path.set.entityMethods)
+    case 'navigation':
+    case 'function':
+      return ['GET', 'HEAD']
+    case 'action':
+      return ['POST']
+  }
+}
+
+function withHead(methods: readonly string[]): string[] {
+  return methods.includes('GET') ? [...methods, 'HEAD'] : [...methods]
+}
+
+export function methodNotAllowed(method: string, allowed: readonly string[], what: string): ODataError {
+  return new ODataError('MethodNotAllowed', `${method} is not allowed on ${what}; allowed: ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } })
+}
+
+function notYet(what: string): ODataError {
+  return new ODataError('NotImplemented', `${what} is not available yet`)
+}
+
+export async function handleRequest(context: ServiceContext, request: ServiceRequest, sink: ResponseSink): Promise<void> {
+  const path = request.path
+  const allowed = allowedMethods(path)
+  if (!allowed.includes(request.method)) throw methodNotAllowed(request.method, allowed, describe(path))
+  const reading = request.method === 'GET' || request.method === 'HEAD'
+
+  switch (path.kind) {
+    case 'serviceDocument':
+      return sink.sendJson(200, buildServiceDocument(context.model, request.serviceRoot))
+    case 'metadata':
+      return sink.send(200, { 'Content-Type': 'application/xml;charset=utf-8' }, context.metadataXml)
+    case 'batch':
+      throw request.flavour === 'reference' ? new ODataError('BatchNotSupported', '$batch is not available on the reference flavour; use the token-path root') : notYet('$batch')
+    case 'collection':
+      if (reading && !path.count) return readCollection(context, request, sink, path.set)
+      if (reading) {
+        authorizeRead(request.subject, path.set)
+        throw notYet(`${path.set.name}/$count`)
+      }
+      authorizeWrite(request.subject, path.set)
+      throw notYet(`${request.method} on ${path.set.name}`)
+    case 'entity':
+      if (reading) return readEntity(context, request, sink, path.set, path.key)
+      authorizeWrite(request.subject, path.set)
+      throw notYet(`${request.method} on an entity of ${path.set.name}`)
+    case 'navigation':
+      authorizeRead(request.subject, path.set)
+      throw notYet(`Navigation (${path.navigation.name})`)
+    case 'action':
+      authorizeWrite(request.subject, path.set)
+      throw notYet(`The action ${path.action.name}`)
+    case 'function':
+      authorizeRead(request.subject, path.set)
+      throw notYet(`The function ${path.function.name}`)
+  }
+}
+
+function describe(path: ResourcePath): string {
+  switch (path.kind) {
+    case 'serviceDocument':
+      return 'the service document'
+    case 'metadata':
+      return '$metadata'
+    case 'batch':
+      return '$batch'
+    case 'collection':
+      return path.count ? `${path.set.name}/$count` : path.set.name
+    case 'entity':
+      return `an entity of ${path.set.name}`
+    case 'navigation':
+      return `${path.set.name}/${path.navigation.name}`
+    case 'action':
+      return `the action ${path.action.name}`
+    case 'function':
+      return `the function ${path.function.name}`
+  }
+}

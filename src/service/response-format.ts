@@ -1,0 +1,53 @@
+// The response format a request asks for: JSON only, with the `odata.metadata` level and
+// `IEEE754Compatible` taken from `$format` or `Accept` (decisions.md §3). XML or anything else: 406.
+import { ODataError } from '../errors.js'
+import type { JsonFormatOptions } from '../respond/json-value.js'
+import type { ServiceRequest } from './service-request.js'
+
+export interface JsonFormat extends JsonFormatOptions {
+  readonly metadata: 'minimal' | 'full' | 'none'
+}
+
+const DEFAULT_FORMAT: JsonFormat = { metadata: 'minimal', ieee754Compatible: false }
+
+function parameters(mediaType: string): Map<string, string> {
+  const result = new Map<string, string>()
+  for (const part of mediaType.split(';').slice(1)) {
+    const [name, value = ''] = part.split('=', 2)
+    result.set(name!.trim().toLowerCase(), value.trim().toLowerCase())
+  }
+  return result
+}
+
+function fromMediaType(mediaType: string): JsonFormat {
+  const params = parameters(mediaType)
+  const metadata = params.get('odata.metadata') ?? params.get('metadata') ?? 'minimal'
+  if (metadata !== 'minimal' && metadata !== 'full' && metadata !== 'none') throw new ODataError('NotAcceptable', `odata.metadata=${metadata} is not supported`)
+  return { metadata, ieee754Compatible: (params.get('ieee754compatible') ?? 'false') === 'true' }
+}
+
+export function jsonFormat(request: ServiceRequest): JsonFormat {
+  const format = request.query.system.get('$format')
+  if (format !== undefined) {
+    const type = format.split(';')[0]!.trim().toLowerCase()
+    if (type !== 'json' && type !== 'application/json') throw new ODataError('NotAcceptable', `$format=${format} is not supported; this service answers JSON`, { target: '$format' })
+    return fromMediaType(format)
+  }
+  const accept = request.headers.get('accept')
+  if (!accept) return DEFAULT_FORMAT
+  // The first acceptable range wins; */* and application/* accept JSON.
+  for (const range of accept.split(',')) {
+    const type = range.split(';')[0]!.trim().toLowerCase()
+    if (type === 'application/json') return fromMediaType(range)
+    if (type === '*/*' || type === 'application/*') return DEFAULT_FORMAT
+  }
+  throw new ODataError('NotAcceptable', `None of the media types in Accept (${accept.slice(0, 100)}) can be produced; this service answers application/json`)
+}
+
+export function contentType(format: JsonFormat): string {
+  return `application/json;odata.metadata=${format.metadata};odata.streaming=true;IEEE754Compatible=${format.ieee754Compatible};charset=utf-8`
+}
+
+export function responseHeaders(format: JsonFormat, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return { 'Content-Type': contentType(format), ...extra }
+}

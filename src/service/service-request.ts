@@ -1,0 +1,20 @@
+// The typed request every handler receives: what `resolve` made of (method, URL, headers, body, subject).
+// A single HTTP request and an operation of a `$batch` both become one of these.
+import type { SubjectModel } from '../model/model.js'
+import type { QueryOptions } from '../odata/query-options.js'
+import type { ResourcePath } from '../odata/resource-path.js'
+import type { Flavour } from '../http/mounts.js'
+
+export interface ServiceRequest {
+  /** Upper-case HTTP method. */
+  readonly method: string
+  readonly path: ResourcePath
+  readonly query: QueryOptions
+  /** Header names in lower case. */
+  readonly headers: ReadonlyMap<string, string>
+  readonly body: Buffer | undefined
+  readonly subject: SubjectModel
+  readonly flavour: Flavour
+  /** The absolute service root as the client addressed it, without any token (`http://host/api/v4/`). */
+  readonly serviceRoot: string
+}

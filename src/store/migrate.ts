@@ -1,0 +1,107 @@
+// Brings the database to the schema the model describes, idempotently:
+// - a missing table is created;
+// - a missing column is added (a new attribute in the configuration);
+// - an ENUM whose allowed values grew (a new recorder) is widened, because old values stay valid;
+// - anything else that differs (a column the model no longer has, a changed type) is reported, never
+//   dropped or converted silently: data loss must be somebody's explicit decision.
+import type { Pool } from './pool.js'
+import { createTableSql, schemaTables, type TableDefinition } from './schema.js'
+import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import type { ServiceModel } from '../model/model.js'
+
+export interface MigrationReport {
+  readonly createdTables: string[]
+  readonly addedColumns: string[]
+  readonly widenedColumns: string[]
+  /** Differences left alone on purpose; printed at start-up. */
+  readonly warnings: string[]
+}
+
+interface ExistingColumn {
+  readonly name: string
+  readonly columnType: string
+}
+
+async function existingColumns(pool: Pool): Promise<Map<string, ExistingColumn[]>> {
+  const [rows] = await pool.query(
+    'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, COLUMN_TYPE AS columnType FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION',
+  )
+  const byTable = new Map<string, ExistingColumn[]>()
+  for (const row of rows as { tableName: string; columnName: string; columnType: string }[]) {
+    const list = byTable.get(row.tableName) ?? []
+    list.push({ name: row.columnName, columnType: row.columnType })
+    byTable.set(row.tableName, list)
+  }
+  return byTable
+}
+
+/** `enum('a','b')` → ['a','b'] (MySQL's own quoting: '' inside values). */
+function enumValues(columnType: string): string[] | undefined {
+  const match = /^enum\((.*)\)$/is.exec(columnType)
+  if (!match) return undefined
+  return [...match[1]!.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replaceAll("''", "'"))
+}
+
+function wantedEnumValues(definition: string): string[] | undefined {
+  const match = /^ENUM\((.*?)\) NOT NULL/s.exec(definition)
+  return match ? enumValues(`enum(${match[1]})`) : undefined
+}
+
+/** The bare type of a column (`decimal(15,3)`, `varchar(11)`, `int`), comparable between the DDL and information_schema. */
+function normalizedType(type: string): string {
+  return type
+    .split(/ (?:CHARACTER|COLLATE|NOT|NULL|DEFAULT|AUTO_INCREMENT)\b/i)[0]!
+    .toLowerCase()
+    .replace(/^(tinyint|smallint|int|bigint)\(\d+\)/, '$1') // display widths: MariaDB shows them, MySQL 8 does not
+}
+
+function sameType(existingColumnType: string, definition: string): boolean {
+  return normalizedType(existingColumnType) === normalizedType(definition)
+}
+
+export async function migrate(pool: Pool, model: ServiceModel): Promise<MigrationReport> {
+  const report: MigrationReport = { createdTables: [], addedColumns: [], widenedColumns: [], warnings: [] }
+  const existing = await existingColumns(pool)
+  for (const table of schemaTables(model)) {
+    const columns = existing.get(table.name)
+    if (!columns) {
+      await pool.query(createTableSql(table))
+      report.createdTables.push(table.name)
+      continue
+    }
+    await reconcileTable(pool, table, columns, report)
+  }
+  return report
+}
+
+async function reconcileTable(pool: Pool, table: TableDefinition, columns: ExistingColumn[], report: MigrationReport): Promise<void> {
+  const byName = new Map(columns.map((c) => [c.name, c] as const))
+  let previous: string | undefined
+  for (const column of table.columns) {
+    const found = byName.get(column.name)
+    if (!found) {
+      const position = previous === undefined ? 'FIRST' : `AFTER ${q(previous)}`
+      await pool.query(`ALTER TABLE ${q(table.name)} ADD COLUMN ${q(column.name)} ${column.definition} ${position}`)
+      report.addedColumns.push(`${table.name}.${column.name}`)
+    } else {
+      const wanted = wantedEnumValues(column.definition)
+      const have = enumValues(found.columnType)
+      if (wanted && have) {
+        const grows = have.every((value, i) => wanted[i] === value)
+        if (grows && wanted.length > have.length) {
+          await pool.query(`ALTER TABLE ${q(table.name)} MODIFY COLUMN ${q(column.name)} ${column.definition}`)
+          report.widenedColumns.push(`${table.name}.${column.name}`)
+        } else if (!grows || wanted.length < have.length) {
+          report.warnings.push(`${table.name}.${column.name}: allowed values differ from the configuration (${found.columnType}); left unchanged`)
+        }
+      } else if (!sameType(found.columnType, column.definition)) {
+        report.warnings.push(`${table.name}.${column.name}: the database has ${found.columnType}, the configuration wants ${normalizedType(column.definition)}; left unchanged`)
+      }
+    }
+    previous = column.name
+  }
+  const wantedNames = new Set(table.columns.map((c) => c.name))
+  for (const column of columns) {
+    if (!wantedNames.has(column.name)) report.warnings.push(`${table.name}.${column.name}: not in the configuration any more; kept (drop it by hand if its data is not needed)`)
+  }
+}

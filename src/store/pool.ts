@@ -1,0 +1,54 @@
+// The mysql2 connection pool and the session settings every connection needs.
+//
+// Values cross the driver as strings where JavaScript numbers or Dates would lose information or
+// cost time: DECIMAL and BIGINT arrive as strings (written to JSON verbatim), DATETIME as
+// 'YYYY-MM-DD HH:MM:SS' in UTC (turned into ISO text without a Date object on the hot path).
+import mysql, { type Pool, type PoolConnection, type PoolOptions } from 'mysql2/promise'
+import { parseDatabaseUrl, type DatabaseAddress } from './database-url.js'
+
+export type { Pool, PoolConnection }
+
+/** Placeholder values as the driver takes them; values come from literals and bodies already converted to stored form. */
+export type SqlValues = (string | number | boolean | null | Buffer)[]
+
+/** Casts parameter lists built from `unknown` values (the converters guarantee the stored forms). */
+export const sqlValues = (values: readonly unknown[]): SqlValues => values as SqlValues
+
+export function poolOptions(address: DatabaseAddress, overrides: Partial<PoolOptions> = {}): PoolOptions {
+  return {
+    host: address.host,
+    port: address.port,
+    user: address.user,
+    password: address.password,
+    database: address.database,
+    charset: 'utf8mb4_bin',
+    timezone: 'Z',
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+    decimalNumbers: false,
+    connectionLimit: 16,
+    maxIdle: 16,
+    enableKeepAlive: true,
+    ...overrides,
+  }
+}
+
+export function createPool(address: DatabaseAddress = parseDatabaseUrl(), overrides: Partial<PoolOptions> = {}): Pool {
+  const pool = mysql.createPool(poolOptions(address, overrides))
+  // Every connection works in UTC and strict mode, whatever the server's defaults are.
+  pool.pool.on('connection', (connection) => {
+    connection.query("SET time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'")
+  })
+  return pool
+}
+
+/** Creates the database itself if it is missing (the schema inside is migrate's job). */
+export async function ensureDatabase(address: DatabaseAddress): Promise<void> {
+  const connection = await mysql.createConnection({ host: address.host, port: address.port, user: address.user, password: address.password, charset: 'utf8mb4_bin' })
+  try {
+    await connection.query(`CREATE DATABASE IF NOT EXISTS \`${address.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`)
+  } finally {
+    await connection.end()
+  }
+}
