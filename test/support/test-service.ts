@@ -1,0 +1,70 @@
+// A running service for HTTP tests: its own database (migrated, optionally seeded), the demo model,
+// the uWS server on a free port, and a raw HTTP client that sends paths exactly as written (no
+// normalisation of dot segments or percent-encoding, unlike fetch).
+import http from 'node:http'
+import { startServer, type RunningServer } from '../../src/http/server.js'
+import { loadModel } from '../../src/model/load-model.js'
+import type { ServiceModel } from '../../src/model/model.js'
+import { seedDemoData } from '../../src/seed/seed-data.js'
+import { createServiceContext } from '../../src/service/service-context.js'
+import { migrate } from '../../src/store/migrate.js'
+import { createTestDatabase, type TestDatabase } from './test-database.js'
+
+export interface TestResponse {
+  readonly status: number
+  readonly headers: http.IncomingHttpHeaders
+  readonly body: Buffer
+  readonly text: string
+  json(): any
+}
+
+export interface TestService {
+  readonly model: ServiceModel
+  readonly database: TestDatabase
+  readonly server: RunningServer
+  readonly port: number
+  request(method: string, path: string, options?: { headers?: Record<string, string>; body?: string | Buffer }): Promise<TestResponse>
+  close(): Promise<void>
+}
+
+export const DEMO_BASIC = `Basic ${Buffer.from('demo:demo').toString('base64')}`
+export const READER_BASIC = `Basic ${Buffer.from('reader:reader').toString('base64')}`
+export const REFERENCE_ROOT = '/odata/standard.odata/v4/'
+export const TOKEN_ROOT = '/api/v4/'
+
+export function rawRequest(port: number, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<TestResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port, method, path, headers: options.headers, agent: false }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (chunk: Buffer) => chunks.push(chunk))
+      response.on('error', reject)
+      response.on('end', () => {
+        const body = Buffer.concat(chunks)
+        const text = body.toString('utf8')
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body, text, json: () => JSON.parse(text) })
+      })
+    })
+    request.on('error', reject)
+    if (options.body !== undefined) request.write(options.body)
+    request.end()
+  })
+}
+
+export async function startTestService(name: string, options: { seed?: boolean; configFile?: string } = {}): Promise<TestService> {
+  const model = loadModel(options.configFile ?? 'config/demo.json')
+  const database = await createTestDatabase(name)
+  await migrate(database.pool, model)
+  if (options.seed) await seedDemoData(database.pool, model, { scale: 1 })
+  const server = await startServer(createServiceContext(model, database.pool), { host: '127.0.0.1', port: 0 })
+  return {
+    model,
+    database,
+    server,
+    port: server.port,
+    request: (method, path, requestOptions) => rawRequest(server.port, method, path, requestOptions),
+    async close() {
+      server.close()
+      await database.drop()
+    },
+  }
+}
