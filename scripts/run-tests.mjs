@@ -17,7 +17,7 @@ function testFiles(dir) {
 const args = process.argv.slice(2)
 const grepIndex = args.indexOf('--grep')
 const grep = grepIndex >= 0 ? args[grepIndex + 1] : undefined
-const explicit = args.filter((a, i) => i !== grepIndex && i !== grepIndex + 1)
+const explicit = grepIndex >= 0 ? args.filter((_, i) => i !== grepIndex && i !== grepIndex + 1) : args
 let files = explicit.length > 0 ? explicit : testFiles('build/test')
 if (grep) files = files.filter((f) => f.includes(grep))
 

@@ -1,6 +1,6 @@
 // The one error registry of the service (decisions.md §4).
 //
-// Every layer throws or returns an `ODataError`; one writer (src/respond/error-body.ts) turns it into
+// Every layer throws or returns an `ODataError`; one writer (`Responder.sendError`, src/http/responder.ts) turns it into
 // `{"error":{"code","message","target","details"}}`. Clients and tests tell errors apart by `code`,
 // never by message text. `docs/errors.md` lists the same registry; test/errors.test.ts keeps the two
 // in step.

@@ -10,6 +10,9 @@ import type { EntityWriter } from './entity-writer.js'
 /** Text is handed to the socket in chunks of about this size: fewer syscalls, bounded memory. */
 const FLUSH_BYTES = 64 * 1024
 
+/** Rows pulled from MySQL by this process so far: lets tests prove a stalled reader stalls the query. */
+export const streamStatistics = { rowsPulled: 0 }
+
 export interface StreamRowsOptions {
   readonly sql: string
   readonly values: readonly unknown[]
@@ -50,6 +53,7 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
     }
     for await (const row of stream as AsyncIterable<unknown[]>) {
       if (sink.aborted) break
+      streamStatistics.rowsPulled++
       buffer += (count === 0 ? '' : ',') + options.writer.write(row)
       count++
       last = row
