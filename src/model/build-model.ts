@@ -485,6 +485,8 @@ function buildAccountingRegisters(b: ModelBuilder): void {
     const extDims = (side: 'Dr' | 'Cr' | '') =>
       extDimensionColumns(side, maxExt).flatMap((c) => [guidProperty(c.value, 'dimension'), enumProperty(c.type, 'dimension', ['', ...extTypeValues])])
     const movementResources = resourceBase.flatMap((r, i) => (balanced[i] ? [r] : [decimalProperty(`${r.name}Dr`, 'resource', (r.storage as { precision: number }).precision, (r.storage as { scale: number }).scale), decimalProperty(`${r.name}Cr`, 'resource', (r.storage as { precision: number }).precision, (r.storage as { scale: number }).scale)]))
+    // The columns of one accounting entry: both sides' accounts and extra dimensions, then the rest.
+    const entryColumns = [account('Dr'), ...extDims('Dr'), account('Cr'), ...extDims('Cr'), ...dimensions, ...movementResources, ...attributes]
     const drCr = (suffix: string) => resourceBase.flatMap((r) => [aggregate(`${r.name}${suffix}Dr`, r), aggregate(`${r.name}${suffix}Cr`, r)])
     const balanceColumns = resourceBase.flatMap((r) => [aggregate(`${r.name}Balance`, r), aggregate(`${r.name}BalanceDr`, r), aggregate(`${r.name}BalanceCr`, r)])
     const openingClosing = (which: 'Opening' | 'Closing') =>
@@ -515,13 +517,7 @@ function buildAccountingRegisters(b: ModelBuilder): void {
         guidProperty('Recorder', 'period'),
         stringProperty('Recorder_Type', 'period', 80),
         bigintProperty('LineNumber', 'period'),
-        account('Dr'),
-        ...extDims('Dr'),
-        account('Cr'),
-        ...extDims('Cr'),
-        ...dimensions,
-        ...movementResources,
-        ...attributes,
+        ...entryColumns,
       ]),
     ]
     recordSetSets(b, {
@@ -535,13 +531,7 @@ function buildAccountingRegisters(b: ModelBuilder): void {
         intProperty('LineNumber', 'key'),
         dateTimeProperty('Period', 'period'),
         booleanProperty('Active', 'system'),
-        account('Dr'),
-        ...extDims('Dr'),
-        account('Cr'),
-        ...extDims('Cr'),
-        ...dimensions,
-        ...movementResources,
-        ...attributes,
+        ...entryColumns,
       ],
       functions,
       source: {

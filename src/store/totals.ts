@@ -16,7 +16,7 @@ export function recomputeTotalsStatements(model: ServiceModel): string[] {
   for (const set of model.entitySets) {
     const source = set.source
     if (source.type === 'accumulationRegister' && source.totalsTable !== undefined) {
-      const dims = source.dimensions.map((d) => q(set.source.type === 'accumulationRegister' ? d : d))
+      const dims = source.dimensions.map(q)
       const movementTable = q(set.table)
       const signed = source.resources.map((r) => `SUM(CASE WHEN ${q('RecordType')} = 'Receipt' THEN ${q(r)} ELSE -${q(r)} END)`)
       statements.push(`DELETE FROM ${q(source.totalsTable)}`)
