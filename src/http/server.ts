@@ -16,6 +16,7 @@ import { Authenticator } from './authenticate.js'
 import { matchMount } from './mounts.js'
 import { Responder } from './responder.js'
 import { readBody } from './read-body.js'
+import { handleBatch } from './batch-endpoint.js'
 
 export interface ServerOptions {
   readonly host: string
@@ -52,11 +53,19 @@ export function startServer(context: ServiceContext, options: ServerOptions): Pr
     const headers = new Map<string, string>()
     req.forEach((name, value) => headers.set(name, value))
     if (method === 'HEAD') responder.headOnly = true
+    const started = performance.now()
+    let subjectName = ''
+    let profileName = ''
+    let errorCode: string | undefined
+    const log = () =>
+      context.requestLog.append({ at: new Date(), subject: subjectName, profile: profileName, method, url: rawQuery ? `${url}?${rawQuery}` : url, status: responder.status, durationMs: performance.now() - started, errorCode })
 
     const fail = (error: unknown) => {
       const odataError = toODataError(error)
       if (odataError.status >= 500) logger.error({ err: error, method, url }, 'request failed')
+      errorCode = odataError.code
       if (!responder.done) responder.sendError(odataError)
+      log()
     }
 
     try {
@@ -68,13 +77,20 @@ export function startServer(context: ServiceContext, options: ServerOptions): Pr
         queryToken: query.custom.get('token'),
         pathToken: mount.pathToken,
       })
+      subjectName = subject.name
+      profileName = subject.profile.name
       const path = resolveResourcePath(context.model, mount.rest)
       const serviceRoot = absoluteRoot(headers, mount.root, fallbackHost)
+      if (path.kind === 'batch') {
+        // The batch body is streamed into the intake, never read whole first.
+        const ownRoots = [mount.root, url.slice(0, url.length - mount.rest.length)]
+        return handleBatch(context, { res, responder, method, headers, subject, flavour: mount.flavour, serviceRoot, ownRoots: [...new Set(ownRoots)], url: rawQuery ? `${url}?${rawQuery}` : url })
+      }
       const run = (body: Buffer | undefined) => {
         const request: ServiceRequest = { method, path, query, headers, body, subject, flavour: mount.flavour, serviceRoot }
-        handleRequest(context, request, responder).catch(fail)
+        handleRequest(context, request, responder).then(log, fail)
       }
-      if (METHODS_WITH_BODY.has(method) && path.kind !== 'batch') {
+      if (METHODS_WITH_BODY.has(method)) {
         readBody(res, headers, maxBodyBytes, responder).then(run, fail)
       } else {
         run(undefined)

@@ -1,0 +1,84 @@
+// A ResponseSink that keeps one operation's response (status, headers, body) for the batch response.
+// Handlers cannot tell it from the HTTP responder; it has no socket, so it is never full.
+import { errorBody, type ODataError } from '../../errors.js'
+import type { ResponseHeaders, ResponseSink } from '../../respond/response-sink.js'
+
+export interface CollectedResponse {
+  readonly status: number
+  readonly headers: ResponseHeaders
+  readonly body: string
+}
+
+export class CollectingSink implements ResponseSink {
+  status = 0
+  headers: Record<string, string> = {}
+  private chunks: string[] = []
+  private finished = false
+  private readonly abortListeners: (() => void)[] = []
+
+  constructor(private readonly outer: { readonly aborted: boolean }) {}
+
+  get aborted(): boolean {
+    return this.outer.aborted
+  }
+
+  get headersSent(): boolean {
+    return this.status !== 0
+  }
+
+  get done(): boolean {
+    return this.finished
+  }
+
+  send(status: number, headers: ResponseHeaders, body?: string | Uint8Array): void {
+    this.status = status
+    this.headers = { ...headers }
+    this.chunks = body === undefined ? [] : [typeof body === 'string' ? body : Buffer.from(body).toString('utf8')]
+    this.finished = true
+  }
+
+  sendJson(status: number, body: string, headers: ResponseHeaders = {}): void {
+    this.send(status, { 'Content-Type': 'application/json;odata.metadata=minimal;charset=utf-8', ...headers }, body)
+  }
+
+  sendError(error: ODataError): void {
+    this.send(error.status, { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, JSON.stringify(errorBody(error)))
+  }
+
+  begin(status: number, headers: ResponseHeaders): void {
+    this.status = status
+    this.headers = { ...headers }
+  }
+
+  write(chunk: string): boolean {
+    this.chunks.push(chunk)
+    return true
+  }
+
+  drained(): Promise<void> {
+    return Promise.resolve()
+  }
+
+  end(chunk?: string): void {
+    if (chunk) this.chunks.push(chunk)
+    this.finished = true
+  }
+
+  abort(): void {
+    // A streamed read that failed half-way inside a batch: its part becomes an error.
+    this.finished = true
+    for (const listener of this.abortListeners) listener()
+  }
+
+  onAbort(listener: () => void): void {
+    this.abortListeners.push(listener)
+  }
+
+  result(): CollectedResponse {
+    return { status: this.status, headers: this.headers, body: this.chunks.join('') }
+  }
+}
+
+export function errorResponse(error: ODataError): CollectedResponse {
+  return { status: error.status, headers: { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, body: JSON.stringify(errorBody(error)) }
+}

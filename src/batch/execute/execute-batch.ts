@@ -1,0 +1,186 @@
+// Runs a planned batch in order (service.md §4.4 rules 2, 3, 5, 6; decisions.md §7):
+// - each operation becomes the same ServiceRequest a single HTTP request would, under the batch's
+//   subject and profile, and goes through the same dispatcher;
+// - a change set (atomicity group) runs in one transaction: any failure rolls the whole set back;
+// - `$<id>` is substituted from the Location of the 201 that created it, at the start of a URL
+//   (URL-encoded already, as Location carries the canonical key) and in `…@odata.bind` values (as JSON
+//   strings, so nothing can be injected into an address);
+// - outside change sets the batch stops at the first failure unless continue-on-error was preferred;
+// - JSON: an operation whose dependsOn target failed is answered 424 without running.
+import { ODataError, toODataError } from '../../errors.js'
+import type { ServiceModel, SubjectModel } from '../../model/model.js'
+import { parseQueryOptions } from '../../odata/query-options.js'
+import { resolveResourcePath } from '../../odata/resource-path.js'
+import type { ResponseSink } from '../../respond/response-sink.js'
+import type { ServiceRequest } from '../../service/service-request.js'
+import type { Flavour } from '../../http/mounts.js'
+import type { JsonValue } from '../intake/index.js'
+import { operationJsonBody, type BatchPlan, type PlannedOperation, type PlanStep } from '../plan/plan-batch.js'
+import { CollectingSink, errorResponse, type CollectedResponse } from './collecting-sink.js'
+
+/** How operations reach the handlers: one at a time, or several inside one transaction. */
+export interface BatchRuntime {
+  run(request: ServiceRequest, sink: ResponseSink): Promise<void>
+  /** Runs `body` in one transaction; commits when it resolves true, rolls back when it resolves false or throws. */
+  transaction(body: (run: (request: ServiceRequest, sink: ResponseSink) => Promise<void>) => Promise<boolean>): Promise<void>
+}
+
+export interface OperationOutcome {
+  readonly planned: PlannedOperation
+  readonly response: CollectedResponse
+}
+
+/** Receives results as steps complete, so the response can stream where the format allows. */
+export interface BatchResultWriter {
+  operation(outcome: OperationOutcome): void
+  /** `outcomes` of a committed set, or of a failed one: `failed` is the operation that failed. */
+  changeSet(step: Extract<PlanStep, { kind: 'changeSet' }>, outcomes: readonly OperationOutcome[], failed: OperationOutcome | undefined): void
+}
+
+export interface BatchExecution {
+  readonly model: ServiceModel
+  readonly subject: SubjectModel
+  readonly flavour: Flavour
+  readonly serviceRoot: string
+  readonly continueOnError: boolean
+  readonly outer: { readonly aborted: boolean }
+}
+
+const failed = (response: CollectedResponse) => response.status >= 400
+
+function dependencyFailure(planned: PlannedOperation, failedNames: ReadonlySet<string>): ODataError | undefined {
+  const dependency = planned.operation.dependsOn.find((name) => failedNames.has(name))
+  return dependency === undefined ? undefined : new ODataError('FailedDependency', `Not run: ${JSON.stringify(dependency)}, which this operation depends on, failed`, { target: dependency })
+}
+
+/** Replaces `$<id>` values of `…@odata.bind` members by the created entity's path. */
+function substituteBindings(value: JsonValue, locations: ReadonlyMap<string, string>): JsonValue {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map((item) => substituteBindings(item, locations))
+  const result: Record<string, JsonValue> = {}
+  for (const [name, member] of Object.entries(value as Record<string, JsonValue>)) {
+    const substitute = (v: JsonValue): JsonValue => {
+      if (typeof v !== 'string' || !v.startsWith('$')) return v
+      const slash = v.indexOf('/')
+      const id = slash < 0 ? v.slice(1) : v.slice(1, slash)
+      const location = locations.get(id)
+      if (location === undefined) throw new ODataError('ReferenceOutOfScope', `$${id} names an operation that created nothing`, { target: `$${id}` })
+      return location + (slash < 0 ? '' : v.slice(slash))
+    }
+    Object.defineProperty(result, name, {
+      value: name.endsWith('@odata.bind') ? (Array.isArray(member) ? member.map(substitute) : substitute(member)) : substituteBindings(member, locations),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  return result
+}
+
+export async function executeBatch(plan: BatchPlan, execution: BatchExecution, runtime: BatchRuntime, writer: BatchResultWriter): Promise<void> {
+  /** id → the created entity's path relative to the service root, from the Location of its 201. */
+  const locations = new Map<string, string>()
+  /** ids and atomicity groups that failed (JSON dependsOn). */
+  const failedNames = new Set<string>()
+
+  const buildRequest = (planned: PlannedOperation): ServiceRequest => {
+    if (planned.error) throw planned.error
+    const target = planned.target!
+    let rest: string
+    if (target.kind === 'reference') {
+      const location = locations.get(target.id)
+      if (location === undefined) throw new ODataError('ReferenceOutOfScope', `$${target.id} names an operation that created nothing`, { target: `$${target.id}` })
+      rest = location + target.rest
+    } else {
+      rest = target.rest
+    }
+    const operation = planned.operation
+    const headers = new Map(operation.headers)
+    // The batch's login holds (decisions.md §7): an operation's own credentials are ignored.
+    headers.delete('authorization')
+    const query = parseQueryOptions(target.query)
+    let body: Buffer | undefined
+    if (operation.body) {
+      const json = operationJsonBody(operation)
+      const hasReferences = json !== undefined && JSON.stringify(json).includes('@odata.bind')
+      if (hasReferences) body = Buffer.from(JSON.stringify(substituteBindings(json!, locations)))
+      else body = operation.body.kind === 'bytes' ? operation.body.bytes : Buffer.from(JSON.stringify(operation.body.value))
+    }
+    return {
+      method: operation.method,
+      path: resolveResourcePath(execution.model, rest),
+      query,
+      headers,
+      body,
+      subject: execution.subject,
+      flavour: execution.flavour,
+      serviceRoot: execution.serviceRoot,
+    }
+  }
+
+  const runOne = async (planned: PlannedOperation, run: (request: ServiceRequest, sink: ResponseSink) => Promise<void>): Promise<CollectedResponse> => {
+    const dependency = dependencyFailure(planned, failedNames)
+    if (dependency) return errorResponse(dependency)
+    const sink = new CollectingSink(execution.outer)
+    try {
+      const request = buildRequest(planned)
+      await run(request, sink)
+      if (!sink.done) throw new ODataError('InternalError', 'The operation gave no response')
+    } catch (error) {
+      return errorResponse(toODataError(error))
+    }
+    const response = sink.result()
+    const id = planned.operation.id
+    const location = response.headers.Location
+    if (id !== undefined && response.status === 201 && location !== undefined && location.startsWith(execution.serviceRoot)) {
+      locations.set(id, location.slice(execution.serviceRoot.length))
+    }
+    return response
+  }
+
+  const markFailed = (planned: PlannedOperation) => {
+    if (planned.operation.id !== undefined) failedNames.add(planned.operation.id)
+    if (planned.operation.atomicityGroup !== undefined) failedNames.add(planned.operation.atomicityGroup)
+  }
+
+  for (const step of plan.steps) {
+    if (execution.outer.aborted) return
+    if (step.kind === 'operation') {
+      const response = await runOne(step.operation, (request, sink) => runtime.run(request, sink))
+      writer.operation({ planned: step.operation, response })
+      if (failed(response)) {
+        markFailed(step.operation)
+        if (!execution.continueOnError) return
+      }
+      continue
+    }
+
+    const outcomes: OperationOutcome[] = []
+    let failure: OperationOutcome | undefined
+    try {
+      await runtime.transaction(async (run) => {
+        for (const planned of step.operations) {
+          const response = await runOne(planned, run)
+          const outcome = { planned, response }
+          outcomes.push(outcome)
+          if (failed(response)) {
+            failure = outcome
+            return false
+          }
+        }
+        return true
+      })
+    } catch (error) {
+      // The commit itself failed (deadlock, lost connection): the whole set failed with it.
+      const response = errorResponse(toODataError(error))
+      failure = { planned: step.operations[Math.max(0, outcomes.length - 1)]!, response }
+    }
+    if (failure) {
+      // Locations of a rolled-back set point at nothing.
+      for (const outcome of outcomes) if (outcome.planned.operation.id !== undefined) locations.delete(outcome.planned.operation.id)
+      for (const planned of step.operations) markFailed(planned)
+    }
+    writer.changeSet(step, outcomes, failure)
+    if (failure && !execution.continueOnError) return
+  }
+}

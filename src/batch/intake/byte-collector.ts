@@ -1,0 +1,35 @@
+// Copies the ranges of one body out of the passing chunks and joins them once at the end.
+//
+// A chunk is valid only while it is being pushed, so every kept byte is copied exactly once; a body
+// that lies within one chunk (the usual case for 64 KB chunks) is one allocation and no join.
+
+export class ByteCollector {
+  private first: Buffer | undefined
+  private more: Buffer[] | undefined
+  private length = 0
+
+  /** `retained.retainedBytes` grows with every copy; whoever takes the bytes accounts for their release. */
+  constructor(private readonly retained: { retainedBytes: number }) {}
+
+  append(data: Buffer, start: number, end: number): void {
+    const length = end - start
+    if (length <= 0) return
+    const copy = Buffer.allocUnsafe(length)
+    data.copy(copy, 0, start, end)
+    if (this.first === undefined) this.first = copy
+    else (this.more ??= []).push(copy)
+    this.length += length
+    this.retained.retainedBytes += length
+  }
+
+  /** The bytes collected (undefined when none), and a fresh start. */
+  take(): Buffer | undefined {
+    const first = this.first
+    const more = this.more
+    const result = more === undefined ? first : Buffer.concat([first!, ...more], this.length)
+    this.first = undefined
+    this.more = undefined
+    this.length = 0
+    return result
+  }
+}

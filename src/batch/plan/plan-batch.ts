@@ -1,0 +1,157 @@
+// The batch plan: everything that can be known before an operation runs is checked here, in the order
+// of decisions.md §7, and nothing executes until the plan exists.
+// - whole-batch refusals (thrown): a GET in a change set (GetInChangeSet), a duplicate Content-ID / id
+//   (DuplicateOperationId), more operations than the profile allows (TooManyOperations);
+// - per-operation refusals (recorded at that operation's place, reported when the batch runs): an
+//   unsafe URL (UnsafeOperationUrl) or a `$<id>` reference outside its scope (ReferenceOutOfScope).
+// Olingo finds a bad reference only while running; resolving references here means a batch never
+// half-runs because of one.
+import { ODataError } from '../../errors.js'
+import type { BatchDocument, BatchOperation, JsonValue } from '../intake/index.js'
+import { resolveOperationUrl, type OperationTarget, type OperationUrlContext } from './operation-url.js'
+
+export interface PlannedOperation {
+  readonly operation: BatchOperation
+  /** The URL resolved, or undefined when `error` says why it cannot run. */
+  readonly target: OperationTarget | undefined
+  /** A refusal found while planning, answered at this operation's place when the batch runs. */
+  readonly error: ODataError | undefined
+  /** The change set this operation belongs to (its index among the plan's steps), if any. */
+  readonly changeSet: number | undefined
+}
+
+export type PlanStep =
+  | { readonly kind: 'operation'; readonly operation: PlannedOperation }
+  | { readonly kind: 'changeSet'; readonly atomicityGroup: string | undefined; readonly operations: readonly PlannedOperation[] }
+
+export interface BatchPlan {
+  readonly document: BatchDocument
+  readonly steps: readonly PlanStep[]
+  readonly operationCount: number
+}
+
+export interface PlanContext extends OperationUrlContext {
+  /** The stricter of the service's `maxBatchOperations` and the profile's limit. */
+  readonly maxOperations: number
+  readonly profileName: string
+}
+
+/** Every `$<id>` a body refers to through `…@odata.bind` values, at any depth (table-part rows included). */
+export function bodyReferences(value: JsonValue | undefined, found: string[] = []): string[] {
+  if (value === null || typeof value !== 'object') return found
+  if (Array.isArray(value)) {
+    for (const item of value) bodyReferences(item, found)
+    return found
+  }
+  for (const [name, member] of Object.entries(value as Record<string, JsonValue>)) {
+    if (name.endsWith('@odata.bind')) {
+      const values = Array.isArray(member) ? member : [member]
+      for (const v of values) if (typeof v === 'string' && v.startsWith('$')) found.push(v.slice(1).split('/')[0]!)
+    } else {
+      bodyReferences(member, found)
+    }
+  }
+  return found
+}
+
+/** The parsed JSON body of an operation, or undefined when it has none or it does not parse (the handler reports that). */
+export function operationJsonBody(operation: BatchOperation): JsonValue | undefined {
+  const body = operation.body
+  if (!body) return undefined
+  if (body.kind === 'json') return body.value
+  try {
+    return JSON.parse(body.bytes.toString('utf8')) as JsonValue
+  } catch {
+    return undefined
+  }
+}
+
+export function planBatch(document: BatchDocument, context: PlanContext): BatchPlan {
+  const operationCount = document.operations.length
+  if (operationCount === 0) throw new ODataError('BatchMalformed', 'The batch has no operations')
+  if (operationCount > context.maxOperations) {
+    throw new ODataError('TooManyOperations', `The batch has ${operationCount} operations; at most ${context.maxOperations} are allowed (profile ${context.profileName})`)
+  }
+
+  // Whole-batch structure first: GET in a change set, duplicate ids (service.md §4.4 rule 4, decisions.md §7).
+  const seen = new Set<string>()
+  for (const item of document.items) {
+    const members = item.kind === 'changeSet' ? item.operations : [item]
+    for (const operation of members) {
+      if (item.kind === 'changeSet' && (operation.method === 'GET' || operation.method === 'HEAD')) {
+        throw new ODataError('GetInChangeSet', `Operation ${operation.index + 1} is a ${operation.method} inside a change set; reads belong outside change sets`, { target: operation.id ?? String(operation.index + 1) })
+      }
+      if (operation.id !== undefined) {
+        if (seen.has(operation.id)) throw new ODataError('DuplicateOperationId', `The id ${JSON.stringify(operation.id)} is used by two operations`, { target: operation.id })
+        seen.add(operation.id)
+      }
+    }
+  }
+
+  // Which ids each operation may refer to: earlier members of its own change set, and (JSON) what it
+  // depends on, with the members of a group it depends on.
+  const groupMembers = new Map<string, string[]>()
+  for (const operation of document.operations) {
+    if (operation.atomicityGroup !== undefined && operation.id !== undefined) {
+      const members = groupMembers.get(operation.atomicityGroup) ?? []
+      members.push(operation.id)
+      groupMembers.set(operation.atomicityGroup, members)
+    }
+  }
+  const earlier = new Set<string>()
+  const steps: PlanStep[] = []
+  const planOne = (operation: BatchOperation, scope: ReadonlySet<string>, changeSet: number | undefined): PlannedOperation => {
+    let target: OperationTarget | undefined
+    let error: ODataError | undefined
+    try {
+      target = resolveOperationUrl(operation.url, context)
+      const references = bodyReferences(operationJsonBody(operation))
+      if (target.kind === 'reference') references.unshift(target.id)
+      for (const id of references) {
+        if (!scope.has(id)) {
+          throw new ODataError('ReferenceOutOfScope', `$${id} does not name an earlier operation of the same change set${document.format === 'json' ? ' or one this operation depends on' : ''}`, { target: `$${id}` })
+        }
+      }
+      for (const dependency of operation.dependsOn) {
+        if (!earlier.has(dependency) && !groupMembers.has(dependency)) {
+          throw new ODataError('ReferenceOutOfScope', `dependsOn names ${JSON.stringify(dependency)}, which is not an earlier operation or atomicity group`, { target: dependency })
+        }
+      }
+    } catch (failure) {
+      if (!(failure instanceof ODataError)) throw failure
+      error = failure
+      target = undefined
+    }
+    return { operation, target, error, changeSet }
+  }
+  const dependencyScope = (operation: BatchOperation): Set<string> => {
+    const scope = new Set<string>()
+    for (const dependency of operation.dependsOn) {
+      if (earlier.has(dependency)) scope.add(dependency)
+      for (const member of groupMembers.get(dependency) ?? []) if (earlier.has(member)) scope.add(member)
+    }
+    return scope
+  }
+
+  for (const item of document.items) {
+    if (item.kind === 'operation') {
+      steps.push({ kind: 'operation', operation: planOne(item, dependencyScope(item), undefined) })
+      if (item.id !== undefined) earlier.add(item.id)
+      continue
+    }
+    const stepIndex = steps.length
+    const inSet = new Set<string>()
+    const planned: PlannedOperation[] = []
+    for (const operation of item.operations) {
+      const scope = dependencyScope(operation)
+      for (const id of inSet) scope.add(id)
+      planned.push(planOne(operation, scope, stepIndex))
+      if (operation.id !== undefined) {
+        inSet.add(operation.id)
+        earlier.add(operation.id)
+      }
+    }
+    steps.push({ kind: 'changeSet', atomicityGroup: item.atomicityGroup, operations: planned })
+  }
+  return { document, steps, operationCount }
+}

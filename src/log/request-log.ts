@@ -1,0 +1,104 @@
+// The request log of decisions.md §8: the MySQL table `request_log`. Levels: `off`, `errors`, `writes`
+// (writes and errors; a batch of reads only is not logged), `all`. Tokens never reach it: URLs are logged
+// without their `token` parameter and the token-path segment is masked.
+//
+// Single requests are appended to a buffer written by multi-row INSERTs in the background, so logging
+// does not add a round trip to every request. A batch writes its entries at once and waits for them: a
+// failure there is answered `500 LogWriteFailed` (service.md §7), with the executed operations listed.
+import type { ResolvedSettings } from '../model/model.js'
+import type { Pool } from '../store/pool.js'
+import { logger } from './logger.js'
+
+export interface RequestLogEntry {
+  readonly at: Date
+  readonly subject: string
+  readonly profile: string
+  readonly method: string
+  readonly url: string
+  readonly status: number
+  readonly durationMs: number
+  readonly operations?: number
+  readonly contentId?: string
+  readonly errorCode?: string
+  /** The batch's id shared by the `$batch` entry and its operations (column `Пакет`). */
+  readonly batchId?: string
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'MERGE'])
+
+/** Whether an entry is logged at a level. */
+export function shouldLog(level: ResolvedSettings['logLevel'], method: string, status: number): boolean {
+  switch (level) {
+    case 'off':
+      return false
+    case 'errors':
+      return status >= 400
+    case 'writes':
+      return status >= 400 || WRITE_METHODS.has(method)
+    case 'all':
+      return true
+  }
+}
+
+/** Removes credentials from a URL before it is stored: `token=` parameters and `/t/<token>/` path segments. */
+export function redactUrl(url: string): string {
+  return url.replace(/\/t\/[^/?#]+\//, '/t/***/').replace(/([?&])token=[^&#]*/gi, '$1token=***')
+}
+
+const COLUMNS = '(`at`, `subject`, `profile`, `method`, `url`, `status`, `duration_ms`, `operations`, `content_id`, `error_code`, `Пакет`)'
+
+function row(entry: RequestLogEntry): unknown[] {
+  return [
+    entry.at,
+    entry.subject,
+    entry.profile,
+    entry.method,
+    redactUrl(entry.url),
+    entry.status,
+    Math.round(entry.durationMs),
+    entry.operations ?? null,
+    entry.contentId ?? null,
+    entry.errorCode ?? null,
+    entry.batchId ?? null,
+  ]
+}
+
+const FLUSH_INTERVAL_MS = 200
+const FLUSH_ROWS = 500
+
+export class RequestLog {
+  private pending: unknown[][] = []
+  private timer: NodeJS.Timeout | undefined
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly level: () => ResolvedSettings['logLevel'],
+  ) {}
+
+  /** Single requests: buffered, written in the background. */
+  append(entry: RequestLogEntry): void {
+    if (!shouldLog(this.level(), entry.method, entry.status)) return
+    this.pending.push(row(entry))
+    if (this.pending.length >= FLUSH_ROWS) void this.flush()
+    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS).unref()
+  }
+
+  async flush(): Promise<void> {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    if (this.pending.length === 0) return
+    const rows = this.pending
+    this.pending = []
+    try {
+      await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [rows])
+    } catch (error) {
+      logger.error({ err: error, entries: rows.length }, 'request log write failed')
+    }
+  }
+
+  /** A batch's entries, written now; throws when they cannot be written. */
+  async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
+    if (entries.length === 0) return
+    await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [entries.map(row)])
+  }
+}

@@ -1,0 +1,102 @@
+// Every request of the shared corpus (INDEX.md): parsed whole, then cut at every byte into two chunks
+// (every 97th byte for files over 2 KB), then at seeded random places into many chunks; the document
+// must always be the one the whole body gives (DESIGN.md: wire cases whole, byte by byte, at random
+// split points).
+
+import t from 'tap'
+import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
+import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
+import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
+import { existsSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import {
+  CORPUS_ROOT,
+  type TapTest,
+  corpusFile,
+  ingest,
+  multipartSample,
+  outcomeKey,
+  randomSplit,
+  seededRandom,
+  splitAt,
+} from './intake-harness.js'
+
+const LIMITS = { maxOperations: 1000 }
+
+/** The multipart request files: the standard's examples and Olingo's request vectors (not its responses). */
+function multipartRequestFiles(): string[] {
+  const files = ['batch-spec/batch-multipart-request-1.txt', 'batch-spec/batch-multipart-request-2.txt']
+  for (const folder of ['batch-peers/olingo-odata4', 'batch-peers/olingo-odata2']) {
+    const directory = path.join(CORPUS_ROOT, folder)
+    if (!existsSync(directory)) continue
+    for (const name of readdirSync(directory).sort()) {
+      if (name.endsWith('.batch') && !/response/i.test(name)) files.push(`${folder}/${name}`)
+    }
+  }
+  return files
+}
+
+const JSON_REQUEST_FILES = ['batch-spec/batch-json-request-1.json', 'batch-spec/batch-json-request-3.json']
+
+function checkChunkings(t: TapTest, name: string, body: Buffer, createIntake: () => BatchIntake): void {
+  const whole = ingest(createIntake(), [body])
+  t.equal(whole.error, undefined, `${name}: parses whole`)
+  const expected = outcomeKey(whole)
+
+  const step = body.length <= 2048 ? 1 : 97
+  let twoChunkMismatches = 0
+  for (let cut = 0; cut <= body.length; cut += step) {
+    if (outcomeKey(ingest(createIntake(), splitAt(body, [cut]))) !== expected) twoChunkMismatches++
+  }
+  t.equal(twoChunkMismatches, 0, `${name}: the same document when cut in two at every ${step === 1 ? 'byte' : '97th byte'}`)
+
+  const random = seededRandom(0x5eed + body.length)
+  let randomMismatches = 0
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const chunks = randomSplit(body, random, 2 + Math.floor(random() * Math.min(64, body.length)))
+    if (outcomeKey(ingest(createIntake(), chunks)) !== expected) randomMismatches++
+  }
+  t.equal(randomMismatches, 0, `${name}: the same document when cut at seeded random places`)
+
+  const byteByByte = body.length <= 4096 ? ingest(createIntake(), Array.from(body, (_, index) => body.subarray(index, index + 1))) : undefined
+  if (byteByByte !== undefined) t.equal(outcomeKey(byteByByte), expected, `${name}: the same document fed one byte at a time`)
+}
+
+t.test('multipart requests of the corpus', async (t) => {
+  for (const file of multipartRequestFiles()) {
+    const sample = multipartSample(file)
+    if (sample === undefined) {
+      t.skip(`${file} is not in the corpus`, () => undefined)
+      continue
+    }
+    checkChunkings(t, file, sample.body, () => createMultipartIntake({ boundary: sample.boundary, limits: LIMITS }))
+  }
+})
+
+t.test('JSON requests of the corpus', async (t) => {
+  for (const file of JSON_REQUEST_FILES) {
+    const body = corpusFile(file)
+    if (body === undefined) {
+      t.skip(`${file} is not in the corpus`, () => undefined)
+      continue
+    }
+    checkChunkings(t, file, body, () => createJsonIntake({ limits: LIMITS }))
+  }
+})
+
+t.test('request-line fragments of the standard, each wrapped in a batch', async (t) => {
+  for (const file of ['batch-spec/batch-multipart-fragment-1-url-absolute.txt', 'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt']) {
+    const fragment = corpusFile(file)
+    if (fragment === undefined) {
+      t.skip(`${file} is not in the corpus`, () => undefined)
+      continue
+    }
+    // README: "append an empty line to make a complete application/http request".
+    const body = Buffer.concat([
+      Buffer.from('--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'),
+      fragment,
+      Buffer.from('\r\n\r\n--b--\r\n'),
+    ])
+    checkChunkings(t, file, body, () => createMultipartIntake({ boundary: 'b' }))
+  }
+})

@@ -1,0 +1,156 @@
+// Shared helpers of the intake tests: corpus access, chunking, a seeded random source, and a plain
+// summary of a BatchDocument that `t.same` can compare. (Not a test file: tap lists it as skipped.)
+
+import { existsSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import type t from 'tap'
+import { ODataError } from '../../../src/errors.js'
+import type { BatchDocument, BatchItem, BatchOperation } from '../../../src/batch/intake/batch-document.js'
+import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
+
+/** A tap test or subtest, for helpers that make assertions. */
+export type TapTest = Parameters<Parameters<typeof t.test>[0]>[0]
+
+/** The shared corpus, next to the project (tests run with the project root as cwd). */
+export const CORPUS_ROOT = path.resolve('../shared/corpus')
+
+export function corpusFile(relativePath: string): Buffer | undefined {
+  const file = path.join(CORPUS_ROOT, relativePath)
+  return existsSync(file) ? readFileSync(file) : undefined
+}
+
+export interface MultipartSample {
+  readonly name: string
+  readonly body: Buffer
+  readonly boundary: string
+}
+
+/**
+ * A multipart request from the corpus. The standard's examples are whole HTTP messages: the boundary
+ * is in their Content-Type and the body follows the blank line. Olingo's files are bodies only: the
+ * boundary is the first line without its `--` (INDEX.md).
+ */
+export function multipartSample(relativePath: string): MultipartSample | undefined {
+  const bytes = corpusFile(relativePath)
+  if (bytes === undefined) return undefined
+  const text = bytes.toString('latin1')
+  if (/^[A-Z]+ \S+ HTTP\/1\.1\r?\n/.test(text)) {
+    const headEnd = text.indexOf('\r\n\r\n')
+    const boundary = /boundary=([^\r\n;]+)/i.exec(text.slice(0, headEnd))?.[1]
+    if (boundary === undefined) throw new Error(`${relativePath}: no boundary in the HTTP head`)
+    return { name: relativePath, body: bytes.subarray(headEnd + 4), boundary }
+  }
+  const firstLine = /^--([^\r\n]+)\r?\n/.exec(text)
+  if (firstLine === null) throw new Error(`${relativePath}: does not open with a delimiter`)
+  return { name: relativePath, body: bytes, boundary: firstLine[1] }
+}
+
+/** mulberry32: a small deterministic random source, so that every failure can be replayed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let value = state
+    value = Math.imul(value ^ (value >>> 15), value | 1)
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61)
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export function randomInteger(random: () => number, below: number): number {
+  return Math.floor(random() * below)
+}
+
+/** The body cut at the given positions (sorted, inside the body). */
+export function splitAt(body: Buffer, positions: readonly number[]): Buffer[] {
+  const chunks: Buffer[] = []
+  let previous = 0
+  for (const position of positions) {
+    chunks.push(body.subarray(previous, position))
+    previous = position
+  }
+  chunks.push(body.subarray(previous))
+  return chunks
+}
+
+/** The body cut into `count` chunks at random places (some of them empty). */
+export function randomSplit(body: Buffer, random: () => number, count: number): Buffer[] {
+  const positions = Array.from({ length: count - 1 }, () => randomInteger(random, body.length + 1)).sort((a, b) => a - b)
+  return splitAt(body, positions)
+}
+
+/**
+ * Copies every chunk into a fresh buffer and wipes it after the push, as a uWS ArrayBuffer is only
+ * valid during `onData`: a test then fails if the intake kept a view instead of a copy.
+ */
+export function pushVolatile(intake: BatchIntake, chunk: Buffer): void {
+  const volatile = new Uint8Array(chunk.length)
+  volatile.set(chunk)
+  try {
+    intake.push(volatile)
+  } finally {
+    volatile.fill(0x7e)
+  }
+}
+
+export type Outcome = { readonly document: BatchDocument; readonly error?: undefined } | { readonly document?: undefined; readonly error: ODataError }
+
+/** Pushes the chunks and ends; an ODataError is the outcome, anything else is rethrown (a bug). */
+export function ingest(intake: BatchIntake, chunks: readonly Buffer[], onPushed?: (intake: BatchIntake) => void): Outcome {
+  try {
+    for (const chunk of chunks) {
+      pushVolatile(intake, chunk)
+      onPushed?.(intake)
+    }
+    return { document: intake.end() }
+  } catch (error) {
+    if (error instanceof ODataError) return { error }
+    throw error
+  }
+}
+
+export interface OperationSummary {
+  index: number
+  method: string
+  url: string
+  headers: Record<string, string>
+  body: string | unknown
+  id: string | undefined
+  atomicityGroup: string | undefined
+  dependsOn: string[]
+}
+
+export type ItemSummary = OperationSummary | { changeSet: string | null; operations: OperationSummary[] }
+
+/** A plain, comparable picture of a document (bodies as latin1 text, so any byte compares exactly). */
+export function summarize(document: BatchDocument): { format: string; items: ItemSummary[]; operations: number } {
+  return {
+    format: document.format,
+    items: document.items.map(summarizeItem),
+    operations: document.operations.length,
+  }
+}
+
+function summarizeItem(item: BatchItem): ItemSummary {
+  return item.kind === 'operation'
+    ? summarizeOperation(item)
+    : { changeSet: item.atomicityGroup ?? null, operations: item.operations.map(summarizeOperation) }
+}
+
+export function summarizeOperation(operation: BatchOperation): OperationSummary {
+  return {
+    index: operation.index,
+    method: operation.method,
+    url: operation.url,
+    headers: Object.fromEntries(operation.headers),
+    body: operation.body === undefined ? undefined : operation.body.kind === 'bytes' ? operation.body.bytes.toString('latin1') : operation.body.value,
+    id: operation.id,
+    atomicityGroup: operation.atomicityGroup,
+    dependsOn: [...operation.dependsOn],
+  }
+}
+
+/** A short description of an outcome, for comparing outcomes of differently chunked bodies. */
+export function outcomeKey(outcome: Outcome): string {
+  return outcome.error !== undefined ? `${outcome.error.code}: ${outcome.error.message}` : JSON.stringify(summarize(outcome.document))
+}

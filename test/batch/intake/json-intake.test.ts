@@ -1,0 +1,209 @@
+// JSON intake (OData 4.01, JSON Format §19.1): shape, atomicity groups, and the guards against
+// hostile input (depth, string and key lengths, token count, prototype pollution).
+
+import t from 'tap'
+import { buildJsonBatch } from '../../../src/batch/intake/build-batch-body.js'
+import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
+import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
+import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom, splitAt } from './intake-harness.js'
+
+function parse(text: string, limits: Partial<IntakeLimits> = {}) {
+  return ingest(createJsonIntake({ limits }), [Buffer.from(text, 'utf8')])
+}
+
+/** Asserts BatchMalformed whole and when chunked; returns the message. */
+function expectMalformed(t: TapTest, name: string, text: string, limits: Partial<IntakeLimits> = {}): string {
+  const body = Buffer.from(text, 'utf8')
+  const whole = ingest(createJsonIntake({ limits }), [body])
+  t.equal(whole.error?.code, 'BatchMalformed', `${name}: ${whole.error?.message ?? 'accepted'}`)
+  const random = seededRandom(body.length)
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const chunked = ingest(createJsonIntake({ limits }), randomSplit(body, random, 2 + attempt * 4))
+    if (outcomeKey(chunked) !== outcomeKey(whole)) {
+      t.fail(`${name}: another outcome when chunked: ${outcomeKey(chunked)}`)
+      break
+    }
+  }
+  return whole.error?.message ?? ''
+}
+
+const request = (fields: Record<string, unknown>): string => JSON.stringify({ id: '1', method: 'get', url: 'People', ...fields })
+
+t.test('a JSON batch: methods upper-cased, headers lower-cased, unknown members ignored', async (t) => {
+  const outcome = parse(
+    `{"@odata.context":"x","requests":[${request({ headers: { Accept: 'application/json', 'If-Match': '*' }, if: '$0/$succeeded', other: [1, { a: null }] })}],"extra":{"n":[1,2.5e3,-0.1,true,false,null,"s"]}}`,
+  )
+  t.equal(outcome.error, undefined)
+  const operation = outcome.document!.operations[0]
+  t.equal(operation.method, 'GET')
+  t.same(Object.fromEntries(operation.headers), { accept: 'application/json', 'if-match': '*' })
+  t.equal(operation.body, undefined)
+})
+
+t.test('bodies: any JSON value, null means none', async (t) => {
+  const outcome = parse(`{"requests":[${request({ id: 'a', body: { a: [1, 'ü', { b: null }] } })},${request({ id: 'b', body: 'text' })},${request({ id: 'c', body: null })},${request({ id: 'd', body: 0 })}]}`)
+  const bodies = outcome.document!.operations.map((operation) => operation.body)
+  t.same(bodies, [{ kind: 'json', value: { a: [1, 'ü', { b: null }] } }, { kind: 'json', value: 'text' }, undefined, { kind: 'json', value: 0 }])
+})
+
+t.test('atomicity groups: adjacent requests form one change set; a group split apart is refused', async (t) => {
+  const body = `{"requests":[${request({ id: '1' })},${request({ id: '2', atomicityGroup: 'g' })},${request({ id: '3', atomicityGroup: 'g' })},${request({ id: '4', atomicityGroup: 'h' })},${request({ id: '5' })}]}`
+  const document = parse(body).document!
+  t.same(
+    document.items.map((item) => (item.kind === 'operation' ? item.id : `${item.atomicityGroup}:${item.operations.map((operation) => operation.id).join(',')}`)),
+    ['1', 'g:2,3', 'h:4', '5'],
+  )
+  t.match(
+    expectMalformed(t, 'a group that is not adjacent', `{"requests":[${request({ id: '1', atomicityGroup: 'g' })},${request({ id: '2' })},${request({ id: '3', atomicityGroup: 'g' })}]}`),
+    /not adjacent/,
+  )
+})
+
+t.test('escaped member names are the names they spell', async (t) => {
+  const outcome = parse(`{"req\\u0075ests":[{"\\u0069d":"1","method":"get","url":"A"}]}`)
+  t.equal(outcome.document?.operations[0].id, '1')
+})
+
+t.test('the envelope', async (t) => {
+  expectMalformed(t, 'an empty body', '')
+  expectMalformed(t, 'blanks only', '  \n ')
+  expectMalformed(t, 'an array instead of an object', `[${request({})}]`)
+  expectMalformed(t, 'a string', '"requests"')
+  t.match(expectMalformed(t, 'no requests member', '{"responses":[]}'), /no member "requests"/)
+  t.match(expectMalformed(t, 'an empty requests array', '{"requests":[]}'), /no operations/)
+  t.match(expectMalformed(t, 'requests not an array', '{"requests":{}}'), /must be an array/)
+  expectMalformed(t, 'requests twice', `{"requests":[${request({})}],"requests":[${request({})}]}`)
+  expectMalformed(t, 'content after the envelope', `{"requests":[${request({})}]} {}`)
+  expectMalformed(t, 'a trailing comma', `{"requests":[${request({})},]}`)
+  expectMalformed(t, 'a missing colon', `{"requests" [${request({})}]}`)
+  expectMalformed(t, 'a mismatched bracket', `{"requests":[${request({})}}}`)
+  expectMalformed(t, 'an invalid unknown member', `{"requests":[${request({})}],"x":tru}`)
+  expectMalformed(t, 'an invalid escape in a member name', `{"requ\\qests":[${request({})}]}`)
+  expectMalformed(t, 'a control character in a member name', `{"requ\u0001ests":[${request({})}]}`)
+  expectMalformed(t, 'a byte order mark', `\ufeff{"requests":[${request({})}]}`)
+})
+
+t.test('request items of the wrong shape', async (t) => {
+  const cases: Record<string, string> = {
+    'an item that is not an object': '"GET People"',
+    'an item that is an array': '[]',
+    'no id': JSON.stringify({ method: 'get', url: 'A' }),
+    'an id that is a number': request({ id: 1 }),
+    'an empty id': request({ id: '' }),
+    'no method': JSON.stringify({ id: '1', url: 'A' }),
+    'a method that is not a string': request({ method: 7 }),
+    'a method that is not a token': request({ method: 'GE T' }),
+    'no url': JSON.stringify({ id: '1', method: 'get' }),
+    'a url with a line break': request({ url: 'A\r\nX-Injected: 1' }),
+    'headers that are an array': request({ headers: ['a'] }),
+    'a header value that is a number': request({ headers: { 'content-length': 3 } }),
+    'a header value with a line break': request({ headers: { prefer: 'a\r\nb' } }),
+    'a header name that is not a token': request({ headers: { 'a b': 'c' } }),
+    'dependsOn that is a string': request({ dependsOn: '0' }),
+    'dependsOn with a number': request({ dependsOn: ['0', 1] }),
+    'an atomicityGroup that is a number': request({ atomicityGroup: 1 }),
+    'invalid JSON inside an item': '{"id":"1","method":"get","url":"A","body":[1 2]}',
+    'a number that is not one': '{"id":"1","method":"get","url":"A","body":01}',
+    'a raw control character in a string': '{"id":"1","method":"get","url":"A","body":"a\u0001b"}',
+  }
+  for (const [name, item] of Object.entries(cases)) expectMalformed(t, name, `{"requests":[${item}]}`)
+})
+
+t.test('a corrupt byte is refused by the push that brings it, not at the end', async (t) => {
+  const intake = createJsonIntake()
+  intake.push(Buffer.from(`{"requests":[${request({})}`))
+  t.throws(() => intake.push(Buffer.from(', ]')), { code: 'BatchMalformed' })
+  t.throws(() => intake.end(), { code: 'BatchMalformed' }, 'and the dead intake repeats it')
+})
+
+t.test('prototype pollution attempts reach no prototype', async (t) => {
+  const hostile =
+    '{"__proto__":{"polluted":"envelope"},"constructor":{"prototype":{"polluted":"ctor"}},"requests":[' +
+    '{"__proto__":{"polluted":"item","method":"delete"},"id":"1","method":"post","url":"A",' +
+    '"headers":{"__proto__":"x","constructor":"y","prototype":"z"},' +
+    '"body":{"__proto__":{"polluted":"body"},"constructor":{"prototype":{"polluted":"body-ctor"}},"a":{"__proto__":{"polluted":"deep"}}}}]}'
+  const outcome = parse(hostile)
+  t.equal(outcome.error, undefined)
+  t.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype is untouched')
+  t.equal((Object.prototype as Record<string, unknown>).polluted, undefined)
+  const operation = outcome.document!.operations[0]
+  t.equal(operation.method, 'POST', 'an own "__proto__" member is not a source of members')
+  t.same([...operation.headers], [['__proto__', 'x'], ['constructor', 'y'], ['prototype', 'z']])
+  const body = operation.body?.kind === 'json' ? (operation.body.value as Record<string, unknown>) : {}
+  t.equal(Object.getPrototypeOf(body), Object.prototype, 'the body keeps the ordinary prototype')
+  t.ok(Object.hasOwn(body, '__proto__'), '"__proto__" stays an own member, for the handler to refuse as unknown')
+  t.equal((body as { polluted?: unknown }).polluted, undefined)
+})
+
+t.test('the depth guard: 100,000 levels are refused without recursion', async (t) => {
+  const depth = 100_000
+  const deepArray = `{"requests":[${request({}).slice(0, -1)},"body":${'['.repeat(depth)}${']'.repeat(depth)}}]}`
+  t.match(expectMalformed(t, 'nested arrays in a body', deepArray), /deeper than 64 levels/)
+  const deepObject = `{"requests":[${request({})}],"x":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}`
+  t.match(expectMalformed(t, 'nested objects in an unknown member', deepObject), /deeper than 64 levels/)
+  const intake = createJsonIntake()
+  // The envelope, the requests array and the item are three levels; 62 more make the 65th.
+  t.throws(() => intake.push(Buffer.from(`{"requests":[{"body":${'['.repeat(62)}`)), { code: 'BatchMalformed' }, 'refused at the 65th level, as it arrives')
+  const atLimit = parse(`{"requests":[${request({}).slice(0, -1)},"body":${'['.repeat(61)}${']'.repeat(61)}}]}`)
+  t.equal(atLimit.error, undefined, '64 levels, the envelope included, are accepted')
+})
+
+t.test('the string, key and token guards', async (t) => {
+  const limits = { maxJsonStringLength: 1000, maxJsonKeyLength: 50, maxJsonTokens: 200 }
+  t.match(expectMalformed(t, 'a long string', `{"requests":[${request({ body: 's'.repeat(1001) })}]}`, limits), /longer than 1000 bytes/)
+  t.match(expectMalformed(t, 'a long string of escapes', `{"requests":[${request({ body: '\n'.repeat(501) })}]}`, limits), /longer than 1000 bytes/)
+  t.match(expectMalformed(t, 'a long number', `{"requests":[${request({}).slice(0, -1)},"body":${'9'.repeat(1001)}}]}`, limits), /longer than 1000 bytes/)
+  t.match(expectMalformed(t, 'a long key in a body', `{"requests":[${request({ body: { ['k'.repeat(51)]: 1 } })}]}`, limits), /member name .* longer than 50/)
+  t.match(expectMalformed(t, 'a long key in the envelope', `{"${'k'.repeat(51)}":1,"requests":[${request({})}]}`, limits), /member name .* longer than 50/)
+  t.match(expectMalformed(t, 'many tokens', `{"requests":[${request({ body: Array.from({ length: 300 }, () => 0) })}]}`, limits), /more than 200 names and values/)
+  t.equal(parse(`{"requests":[${request({ body: 's'.repeat(1000) })}]}`, limits).error, undefined, 'exactly the limit is accepted')
+
+  const intake = createJsonIntake({ limits })
+  intake.push(Buffer.from(`{"requests":[{"id":"`))
+  t.throws(() => intake.push(Buffer.alloc(1001, 0x61)), { code: 'BatchMalformed' }, 'a long string is refused by the push that makes it too long')
+})
+
+t.test('strings of escapes cost linear time (no search restarts from every escape)', async (t) => {
+  // 1 MB strings, fed in 64 KB chunks: one of plain letters, one of `\n` escapes with its closing
+  // quote far away. Restarting a search at every escape would make the second hundreds of times slower.
+  const timeFor = (content: string): number => {
+    const body = Buffer.from(`{"requests":[{"id":"1","method":"post","url":"A","body":"${content}"}],"x":"${content}"}`)
+    const cuts = Array.from({ length: Math.floor(body.length / 65_536) }, (_, index) => (index + 1) * 65_536)
+    const started = process.hrtime.bigint()
+    const outcome = ingest(createJsonIntake(), splitAt(body, cuts))
+    t.equal(outcome.error, undefined)
+    return Number(process.hrtime.bigint() - started) / 1e6
+  }
+  timeFor('a'.repeat(1000)) // warm-up
+  const plain = timeFor('a'.repeat(1_000_000))
+  const escaped = timeFor('\\n'.repeat(500_000))
+  t.ok(escaped < plain * 20 + 50, `escapes ${escaped.toFixed(1)} ms, plain letters ${plain.toFixed(1)} ms`)
+})
+
+t.test('non-ASCII text split anywhere between chunks', async (t) => {
+  const built = buildJsonBatch([{ method: 'POST', url: 'Номенклатура', body: { Наименование: 'Гайка М8 — 😀' } }])
+  const whole = outcomeKey(ingest(createJsonIntake(), [built.body]))
+  let mismatches = 0
+  for (let cut = 0; cut <= built.body.length; cut++) {
+    if (outcomeKey(ingest(createJsonIntake(), splitAt(built.body, [cut]))) !== whole) mismatches++
+  }
+  t.equal(mismatches, 0)
+  t.match(whole, /Гайка М8 — 😀/)
+})
+
+t.test('truncated at every position: BatchMalformed, unless only trailing blanks were cut', async (t) => {
+  const body = Buffer.from(
+    `{"requests":[${request({ id: 'a', atomicityGroup: 'g', headers: { 'Content-Type': 'application/json' }, body: { n: [1, -2.5e-3, true, null], s: 'x\\"y' } })},${request({ id: 'b', dependsOn: ['a'] })}],"@x":{"y":[false]}}  \n`,
+  )
+  const complete = outcomeKey(ingest(createJsonIntake(), [body]))
+  const closeEnd = body.lastIndexOf('}') + 1
+  let wrong = 0
+  for (let length = 0; length < body.length; length++) {
+    const outcome = ingest(createJsonIntake(), [body.subarray(0, length)])
+    if (!outcomeKey(outcome).startsWith(length >= closeEnd ? complete : 'BatchMalformed')) {
+      wrong++
+      t.comment(`cut at ${length}: ${outcomeKey(outcome)}`)
+    }
+  }
+  t.equal(wrong, 0, `${body.length} truncations`)
+})
