@@ -23,6 +23,9 @@ import type { ServiceContext } from '../service/service-context.js'
 import type { Flavour } from './mounts.js'
 import type { Responder } from './responder.js'
 
+/** The body bytes a refused batch had delivered when it was refused: lets tests prove reading stopped. */
+export const batchIntakeStatistics = { bytesReadAtRefusal: 0 }
+
 /** Batches running at once in this process: more queue here instead of exhausting connections and memory. */
 const BATCHES_AT_ONCE = 4
 const batchSlots = pLimit(BATCHES_AT_ONCE)
@@ -82,27 +85,41 @@ function mediaType(contentType: string | undefined): string {
 
 export function handleBatch(context: ServiceContext, request: BatchRequest): void {
   const { res, responder, headers } = request
-  const fail = (error: unknown, closeConnection = false) => {
+  const fail = (error: unknown) => {
     if (responder.done) return
     const odataError = error instanceof ODataError ? error : new ODataError('InternalError', 'The batch failed')
-    responder.sendError(odataError, { closeConnection })
+    responder.sendError(odataError)
+  }
+  /**
+   * Refuses a batch whose body is still arriving, and reads no more of it. uWS is paused first: closing
+   * the socket at once would make the kernel reset the connection with unread data in its buffer, and
+   * the client, still sending, would lose the answer; ending the response without pausing would make
+   * uWS parse the rest of the body as a next request. Paused, the client reads a whole 413 and the idle
+   * connection is closed by uWS's timeout or by the client.
+   */
+  const refuseAndStopReading = (error: unknown, bytesRead: number) => {
+    batchIntakeStatistics.bytesReadAtRefusal = bytesRead
+    res.pause()
+    if (responder.done) return
+    const odataError = error instanceof ODataError ? error : new ODataError('InternalError', 'The batch failed')
+    responder.sendError(new ODataError(odataError.code, odataError.message, { target: odataError.target, details: odataError.details, headers: { ...odataError.headers, Connection: 'close' } }))
   }
   if (request.method === 'OPTIONS') return responder.send(204, { Allow: 'POST, OPTIONS' })
   if (request.method !== 'POST') {
-    return fail(new ODataError('MethodNotAllowed', `${request.method} is not allowed on $batch; allowed: POST, OPTIONS`, { headers: { Allow: 'POST, OPTIONS' } }))
+    return refuseAndStopReading(new ODataError('MethodNotAllowed', `${request.method} is not allowed on $batch; allowed: POST, OPTIONS`, { headers: { Allow: 'POST, OPTIONS' } }), 0)
   }
-  if (request.flavour === 'reference') return fail(new ODataError('BatchNotSupported', '$batch is not available on the reference flavour; use the token-path root'))
+  if (request.flavour === 'reference') return refuseAndStopReading(new ODataError('BatchNotSupported', '$batch is not available on the reference flavour; use the token-path root'), 0)
 
   const settings = context.model.settings
   const maxBytes = Math.floor(settings.maxBatchSizeMB * 1_048_576)
   const declared = headers.get('content-length')
   if (declared !== undefined && Number(declared) > maxBytes) {
-    // decisions.md §7: refused before the body is read; the connection is closed so nothing more is read.
-    return fail(new ODataError('BatchTooLarge', `The batch has ${declared} bytes; at most ${maxBytes} (${settings.maxBatchSizeMB} MB) are allowed`), true)
+    // decisions.md §7: refused before the body is read, and none of it will be.
+    return refuseAndStopReading(new ODataError('BatchTooLarge', `The batch has ${declared} bytes; at most ${maxBytes} (${settings.maxBatchSizeMB} MB) are allowed`), 0)
   }
   const contentType = headers.get('content-type')
   if (mediaType(contentType) === 'application/json' && maxVersionBelow401(headers.get('odata-maxversion'))) {
-    return fail(new ODataError('BatchVersionTooLow', 'A JSON batch needs OData-MaxVersion 4.01 or higher; an OData 4.0 client sends multipart/mixed'))
+    return refuseAndStopReading(new ODataError('BatchVersionTooLow', 'A JSON batch needs OData-MaxVersion 4.01 or higher; an OData 4.0 client sends multipart/mixed'), 0)
   }
   const profileLimit = request.subject.profile.maxBatchOperations
   const maxOperations = Math.min(settings.maxBatchOperations, profileLimit ?? Number.MAX_SAFE_INTEGER)
@@ -110,7 +127,7 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
   try {
     intake = createBatchIntake(contentType, { maxBytes, maxOperations })
   } catch (error) {
-    return fail(error)
+    return refuseAndStopReading(error, 0)
   }
 
   let stopped = false
@@ -124,8 +141,9 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
       run(document).catch((error: unknown) => fail(error))
     } catch (error) {
       stopped = true
-      // Over the size limit mid-stream: answer now and close, so the rest of the body is never read.
-      fail(error, error instanceof ODataError && error.code === 'BatchTooLarge')
+      // Over the size limit, or corrupt JSON, mid-stream: answer now; the rest of the body is never read.
+      if (isLast) fail(error)
+      else refuseAndStopReading(error, intake.progress.bytesReceived)
     }
   })
 
