@@ -1,0 +1,157 @@
+// The parameters of a virtual-table call (service.md §4.2, decisions.md §2 and §6), read from the
+// parentheses or the query string, checked against the function's signature and converted:
+//   Period, StartPeriod, EndPeriod   datetime'…' or a bare date-time → stored form (UTC)
+//   Condition (and the accounting conditions)  a string literal holding a $filter expression; nested
+//                                    quotes doubled (guid''…'') or, as clients of the reference system
+//                                    send them, left single (guid'…') — both give the same condition
+//   Dimensions                       'Warehouse,Product': dimension names of the register
+//   Periodicity                      one of the thirteen values of §4.3, case-sensitive
+//   Order, Top                       RecordsWithExtDimensions only
+// A parameter that is unknown, given twice, unnamed or malformed is `400 InvalidParameter` naming it.
+import { ODataError } from '../errors.js'
+import type { EntitySetModel } from '../model/model.js'
+import { PERIODICITIES, type Periodicity, type VirtualTableSignature } from '../model/virtual-tables.js'
+import { parseDateTime, unquoteString } from '../odata/literal.js'
+
+export interface VirtualTableArguments {
+  readonly period?: string
+  readonly startPeriod?: string
+  readonly endPeriod?: string
+  /** Condition texts by parameter name (`Condition`, `AccountCondition`, `BalancedAccountCondition`), unquoted. */
+  readonly conditions: ReadonlyMap<string, string>
+  /** Dimension property names (`Warehouse_Key`), in the order given. */
+  readonly dimensions?: readonly string[]
+  readonly periodicity?: Periodicity
+  readonly extraDimensions?: readonly string[]
+  readonly balancedExtraDimensions?: readonly string[]
+  readonly order?: string
+  readonly top?: number
+}
+
+/** Query-string names that are never function parameters. */
+const NOT_PARAMETERS = new Set(['token'])
+
+function invalid(name: string, message: string): ODataError {
+  return new ODataError('InvalidParameter', message, { target: name })
+}
+
+/** A string literal as the reference system's clients write it: quotes inside doubled, or left single. */
+export function unquoteLenient(name: string, text: string): string {
+  const trimmed = text.trim()
+  const strict = unquoteString(trimmed)
+  if (strict !== undefined) return strict
+  if (trimmed.length >= 2 && trimmed.startsWith("'") && trimmed.endsWith("'")) return trimmed.slice(1, -1)
+  throw invalid(name, `${name} must be a string in single quotes`)
+}
+
+function dateTime(name: string, text: string): string {
+  let inner = text.trim()
+  const prefixed = /^(datetime|datetimeoffset)'(.*)'$/i.exec(inner)
+  if (prefixed) inner = prefixed[2]!
+  else if (inner.startsWith("'") && inner.endsWith("'")) inner = inner.slice(1, -1)
+  const value = parseDateTime(inner)
+  if (value === undefined) throw invalid(name, `${name} must be a date-time such as datetime'2024-01-31T00:00:00'`)
+  return value
+}
+
+/** The register's dimensions by every name a client may use for them: `Warehouse` and `Warehouse_Key`. */
+function dimensionNames(set: EntitySetModel, signature: VirtualTableSignature): Map<string, string> {
+  const names = new Map<string, string>()
+  const source = set.source
+  const dimensions = source.type === 'accumulationRegister' || source.type === 'accountingRegister' || source.type === 'informationRegister' ? source.dimensions : []
+  for (const dimension of dimensions) {
+    // The result columns carry the dimensions with their references (`Warehouse_Key` → navigation `Warehouse`).
+    const property = signature.resultProperties.find((p) => p.name === dimension)
+    names.set(dimension, dimension)
+    if (property?.reference) names.set(property.reference.navigation, dimension)
+  }
+  return names
+}
+
+function nameList(name: string, text: string): string[] {
+  const list = unquoteLenient(name, text)
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+  return list
+}
+
+/**
+ * Merges the parameters of the parentheses and of the query string, and converts each. `register` is the
+ * register's record-set (or information register) entity set.
+ */
+export function parseVirtualTableArguments(
+  register: EntitySetModel,
+  signature: VirtualTableSignature,
+  inParentheses: ReadonlyMap<string, string>,
+  inQuery: ReadonlyMap<string, string>,
+): VirtualTableArguments {
+  const raw = new Map(inParentheses)
+  for (const [name, value] of inQuery) {
+    if (NOT_PARAMETERS.has(name)) continue
+    if (raw.has(name)) throw invalid(name, `The parameter ${name} is given twice (in the parentheses and in the query string)`)
+    raw.set(name, value)
+  }
+  const allowed = new Set(signature.parameters.map((p) => p.name))
+  for (const name of raw.keys()) {
+    if (!allowed.has(name)) throw invalid(name, `${signature.name} has no parameter ${name}; its parameters are ${[...allowed].join(', ')}`)
+  }
+
+  const conditions = new Map<string, string>()
+  let result: { -readonly [K in keyof VirtualTableArguments]: VirtualTableArguments[K] } = { conditions }
+  const dimensionsByName = dimensionNames(register, signature)
+  for (const [name, text] of raw) {
+    switch (name) {
+      case 'Period':
+        result = { ...result, period: dateTime(name, text) }
+        break
+      case 'StartPeriod':
+        result = { ...result, startPeriod: dateTime(name, text) }
+        break
+      case 'EndPeriod':
+        result = { ...result, endPeriod: dateTime(name, text) }
+        break
+      case 'Condition':
+      case 'AccountCondition':
+      case 'BalancedAccountCondition': {
+        const condition = unquoteLenient(name, text).trim()
+        if (condition !== '') conditions.set(name, condition)
+        break
+      }
+      case 'Dimensions': {
+        const dimensions = nameList(name, text).map((dimension) => {
+          const property = dimensionsByName.get(dimension)
+          if (!property) throw invalid(name, `${dimension} is not a dimension of ${register.name}`)
+          return property
+        })
+        result = { ...result, dimensions: [...new Set(dimensions)] }
+        break
+      }
+      case 'Periodicity': {
+        const value = unquoteLenient(name, text)
+        if (!(PERIODICITIES as readonly string[]).includes(value)) throw invalid(name, `Periodicity must be one of ${PERIODICITIES.join(', ')} (case-sensitive); got ${JSON.stringify(value)}`)
+        result = { ...result, periodicity: value as Periodicity }
+        break
+      }
+      case 'ExtraDimensions':
+        result = { ...result, extraDimensions: nameList(name, text) }
+        break
+      case 'BalancedExtraDimensions':
+        result = { ...result, balancedExtraDimensions: nameList(name, text) }
+        break
+      case 'Order':
+        result = { ...result, order: unquoteLenient(name, text) }
+        break
+      case 'Top': {
+        const trimmed = text.trim()
+        if (!/^\d{1,7}$/.test(trimmed) || Number(trimmed) > 1_000_000) throw invalid(name, 'Top must be an integer from 0 to 1000000 (0: no limit)')
+        result = { ...result, top: Number(trimmed) }
+        break
+      }
+    }
+  }
+  if (result.startPeriod !== undefined && result.endPeriod !== undefined && result.startPeriod > result.endPeriod) {
+    throw invalid('StartPeriod', 'StartPeriod is after EndPeriod')
+  }
+  return result
+}
