@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   ExpressionTooComplex: { status: 400, description: 'An expression limit of decisions.md §8 is exceeded; the message states the actual figure and the limit.' },
   SearchNotSupported: { status: 400, description: '$search is not supported by this service.' },
   SurrogateKeyNotFilterable: { status: 400, description: 'SurrogateKey takes no part in $filter, $orderby or $apply.' },
+  ValueOutOfRange: { status: 400, description: 'A value computed by an expression is out of the range the database can hold (an arithmetic overflow, a date beyond 9999).' },
+  InvalidSkipToken: { status: 400, description: '$skiptoken was not issued by this service for this query (another set, $apply or $orderby, or altered).' },
   InvalidParameter: { status: 400, description: 'A function parameter is unknown, duplicated, unnamed or has a bad value.' },
   NotFilledInResult: { status: 400, description: 'The request names a column the virtual table does not fill (another periodicity, a resource in Condition).' },
   InvalidBody: { status: 400, description: 'The request body is not valid JSON or not an object of the expected shape.' },

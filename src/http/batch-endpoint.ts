@@ -10,7 +10,7 @@ import { ODataError } from '../errors.js'
 import { createBatchIntake, type BatchIntake } from '../batch/intake/index.js'
 import { planBatch } from '../batch/plan/plan-batch.js'
 import { executeBatch } from '../batch/execute/execute-batch.js'
-import { createConnectionRuntime } from '../batch/execute/connection-runtime.js'
+import { createBatchRuntime } from '../batch/execute/connection-runtime.js'
 import { MultipartBatchWriter } from '../batch/respond/multipart-batch-writer.js'
 import { JsonBatchWriter } from '../batch/respond/json-batch-writer.js'
 import { CollectingSink } from '../batch/execute/collecting-sink.js'
@@ -170,19 +170,14 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
     const output = logging ? new CollectingSink(responder) : responder
     const formatWriter = document.format === 'multipart' ? new MultipartBatchWriter(output, responseHeaders) : new JsonBatchWriter(output, responseHeaders)
     const recorder = new OutcomeRecorder(formatWriter)
-    await batchSlots(async () => {
-      const runtime = await createConnectionRuntime(context)
-      try {
-        await executeBatch(
-          plan,
-          { model: context.model, subject: request.subject, flavour: request.flavour, serviceRoot: request.serviceRoot, continueOnError: continueOnError !== undefined, outer: responder },
-          runtime,
-          recorder,
-        )
-      } finally {
-        runtime.release()
-      }
-    })
+    await batchSlots(() =>
+      executeBatch(
+        plan,
+        { model: context.model, subject: request.subject, flavour: request.flavour, serviceRoot: request.serviceRoot, continueOnError: continueOnError !== undefined, outer: responder },
+        createBatchRuntime(context),
+        recorder,
+      ),
+    )
     if (responder.done) return
     formatWriter.finish()
     if (!(output instanceof CollectingSink)) return

@@ -40,6 +40,8 @@ export interface PostingPlan {
   readonly registers: readonly RegisterPlan[]
   /** Every register this document may write to (Unpost clears them all, rules or not). */
   readonly recordTypeSets: readonly EntitySetModel[]
+  /** The table parts the rules read (`forEach`), so a poster loads those and no others. */
+  readonly tableParts: readonly string[]
 }
 
 export function defaultValue(storage: StorageType): unknown {
@@ -131,7 +133,8 @@ export function postingPlan(model: ServiceModel, documentSet: EntitySetModel): P
     const register = model.entitySetByName.get(records.recordSetSet)!.source
     return (register.type === 'accumulationRegister' || register.type === 'accountingRegister') && register.recorders.includes(source.name)
   })
-  const plan: PostingPlan = { registers: [...registers.values()], recordTypeSets }
+  const tableParts = [...new Set(source.posting.flatMap((rule) => (rule.forEach === undefined ? [] : [rule.forEach])))]
+  const plan: PostingPlan = { registers: [...registers.values()], recordTypeSets, tableParts }
   planCache.set(documentSet, plan)
   return plan
 }

@@ -18,6 +18,12 @@ export function storedDateTimeToIso(value: string): string {
 }
 const writeDateTime: JsonValueWriter = (value) => (value === null || value === undefined ? 'null' : `"${storedDateTimeToIso(String(value))}"`)
 
+/** An enumeration's values are few and known: their JSON text is made once, not per row. */
+function enumWriter(values: readonly string[]): JsonValueWriter {
+  const texts = new Map(values.map((v) => [v, JSON.stringify(v)] as const))
+  return (value) => texts.get(value as string) ?? writeString(value)
+}
+
 export interface JsonFormatOptions {
   /** `IEEE754Compatible=true`: Decimal and Int64 as strings. */
   readonly ieee754Compatible: boolean
@@ -28,8 +34,9 @@ export function jsonValueWriter(property: PropertyModel, options: JsonFormatOpti
     case 'guid':
       return writeGuid
     case 'string':
-    case 'enum':
       return writeString
+    case 'enum':
+      return enumWriter(property.storage.values)
     case 'decimal':
     case 'bigint':
       return options.ieee754Compatible ? writeQuotedNumber : writeRawNumber

@@ -5,10 +5,12 @@ import { buildServiceDocument } from '../model/service-document.js'
 import type { ResourcePath } from '../odata/resource-path.js'
 import type { ResponseSink } from '../respond/response-sink.js'
 import { authorizeRead, authorizeWrite } from './authorize.js'
-import { readCollection } from './read-collection.js'
+import { readCollection, readCollectionCount } from './read-collection.js'
 import { readEntity } from './read-entity.js'
+import { readNavigation } from './read-navigation.js'
 import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
+import { runWrite } from './writes/run-write.js'
 
 /** The methods a resource accepts, for `405` with `Allow` (HEAD goes with GET). */
 export function allowedMethods(path: ResourcePath): readonly string[] {
@@ -57,22 +59,18 @@ export async function handleRequest(context: ServiceContext, request: ServiceReq
       throw request.flavour === 'reference' ? new ODataError('BatchNotSupported', '$batch is not available on the reference flavour; use the token-path root') : notYet('$batch')
     case 'collection':
       if (reading && !path.count) return readCollection(context, request, sink, path.set)
-      if (reading) {
-        authorizeRead(request.subject, path.set)
-        throw notYet(`${path.set.name}/$count`)
-      }
+      if (reading) return readCollectionCount(context, request, sink, path.set)
       authorizeWrite(request.subject, path.set)
-      throw notYet(`${request.method} on ${path.set.name}`)
+      return runWrite(context, request, sink)
     case 'entity':
       if (reading) return readEntity(context, request, sink, path.set, path.key)
       authorizeWrite(request.subject, path.set)
-      throw notYet(`${request.method} on an entity of ${path.set.name}`)
+      return runWrite(context, request, sink)
     case 'navigation':
-      authorizeRead(request.subject, path.set)
-      throw notYet(`Navigation (${path.navigation.name})`)
+      return readNavigation(context, request, sink, path.set, path.key, path.navigation, path.count)
     case 'action':
       authorizeWrite(request.subject, path.set)
-      throw notYet(`The action ${path.action.name}`)
+      return runWrite(context, request, sink)
     case 'function':
       authorizeRead(request.subject, path.set)
       throw notYet(`The function ${path.function.name}`)

@@ -1,20 +1,26 @@
 // GET of one entity by key, in every key form of decisions.md §2 (the resource-path resolver has
-// already turned the predicate into stored values).
+// already turned the predicate into stored values), with `$select` and `$expand` bound like a
+// collection's. Also the target of a single-valued navigation (`Document_X(…)/Warehouse`).
 import { ODataError } from '../errors.js'
 import type { EntitySetModel, PropertyModel } from '../model/model.js'
+import { BoundComparison, BoundLiteral, BoundProperty, type BoundExpression, type SourceColumn } from '../odata/bind/index.js'
 import type { KeyValues } from '../odata/resource-path.js'
-import { createEntityWriter } from '../respond/entity-writer.js'
 import type { ResponseSink } from '../respond/response-sink.js'
+import { entitySetSources } from '../sql/entity-set-sources.js'
+import { QueryCompiler } from '../sql/query-compiler.js'
 import { quoteIdentifier as q } from '../sql/quote-identifier.js'
 import { sqlValues } from '../store/pool.js'
 import { authorizeRead } from './authorize.js'
+import { bindRead } from './read/bound-read.js'
+import { contextUrl } from './read/context-url.js'
+import { parseReadOptions } from './read/parsed-read-options.js'
+import type { Row } from './read/projection.js'
+import { poolRunner } from './read/query-runner.js'
+import { loadExpansions, writeObject } from './read/row-object.js'
+import { buildRowShape } from './read/row-shape.js'
 import { jsonFormat, responseHeaders } from './response-format.js'
-import { selectedProperties } from './select-list.js'
 import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
-
-/** Query options that mean something for a single entity; others are refused rather than ignored. */
-const SINGLE_ENTITY_OPTIONS = new Set(['$select', '$format', '$expand'])
 
 export function keyCondition(set: EntitySetModel): string {
   return set.key.map((k) => `${q(k.column)} = ?`).join(' AND ')
@@ -35,7 +41,7 @@ export async function fetchEntityRow(context: ServiceContext, set: EntitySetMode
  * A record set (`AccumulationRegister_Stock(Recorder=…,Recorder_Type=…)`) exists when it has movements or
  * when its recorder document exists (an empty set is still a set the recorder may write).
  */
-async function recordSetExists(context: ServiceContext, set: EntitySetModel, key: KeyValues): Promise<boolean> {
+export async function recordSetExists(context: ServiceContext, set: EntitySetModel, key: KeyValues): Promise<boolean> {
   const [movements] = await context.pool.execute(`SELECT 1 FROM ${q(set.table)} WHERE ${keyCondition(set)} LIMIT 1`, sqlValues(keyParameters(set, key)))
   if ((movements as unknown[]).length > 0) return true
   const recorderType = String(key.get('Recorder_Type'))
@@ -45,33 +51,58 @@ async function recordSetExists(context: ServiceContext, set: EntitySetModel, key
   return (documents as unknown[]).length > 0
 }
 
-export async function readEntity(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, set: EntitySetModel, key: KeyValues): Promise<void> {
-  authorizeRead(request.subject, set)
-  for (const option of request.query.system.keys()) {
-    if (!SINGLE_ENTITY_OPTIONS.has(option)) throw new ODataError('InvalidQueryOption', `${option} does not apply to a single entity`, { target: option })
-  }
-  if (request.query.system.has('$expand')) throw new ODataError('NotImplemented', '$expand is not available yet', { target: '$expand' })
-  const format = jsonFormat(request)
-  const properties = selectedProperties(set, request.query.system.get('$select'))
-  let row: unknown[] | undefined
-  if (set.kind === 'AccumulationRegister' || set.kind === 'AccountingRegister') {
-    row = (await recordSetExists(context, set, key)) ? properties.map((p) => key.get(p.name)) : undefined
-  } else {
-    row = await fetchEntityRow(context, set, key, properties)
-  }
-  if (!row) throw new ODataError('NotFound', `${set.name} has no entity with this key`)
+/** Whether the entity a path names exists (for navigations from it). */
+export async function entityExists(context: ServiceContext, set: EntitySetModel, key: KeyValues): Promise<boolean> {
+  if (isRecordSetSet(set)) return recordSetExists(context, set, key)
+  return (await fetchEntityRow(context, set, key, [set.key[0]!])) !== undefined
+}
 
-  const dataVersion = set.propertyByName.get('DataVersion')
-  let etag: string | undefined
-  if (dataVersion) {
-    const index = properties.indexOf(dataVersion)
-    const version = index >= 0 ? row[index] : (await fetchEntityRow(context, set, key, [dataVersion]))?.[0]
-    etag = `W/"${String(version)}"`
+function isRecordSetSet(set: EntitySetModel): boolean {
+  return set.kind === 'AccumulationRegister' || set.kind === 'AccountingRegister'
+}
+
+/** `column = value` for each key property: the entity's row. */
+export function keyConditions(set: EntitySetModel, key: KeyValues, column: (name: string) => SourceColumn, range: BoundProperty['range']): BoundExpression[] {
+  return set.key.map((k) => {
+    const source = column(k.name)
+    return BoundComparison.create('eq', BoundProperty.create(range, source), BoundLiteral.create(source.type, key.get(k.name) as string | number))
+  })
+}
+
+export interface ReadEntityOptions {
+  /** What a missing entity is: 404 (by key), or 204 No Content (the target of a single-valued navigation). */
+  readonly missing?: 'notFound' | 'noContent'
+}
+
+export async function readEntity(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, set: EntitySetModel, key: KeyValues, options: ReadEntityOptions = {}): Promise<void> {
+  authorizeRead(request.subject, set)
+  const parsed = parseReadOptions(request, 'entity')
+  const format = jsonFormat(request)
+  const source = entitySetSources(context.model)(set.name)
+  const bound = bindRead(context, request, parsed, source)
+  const root = bound.scope.root
+  const shape = buildRowShape(bound.scope, bound.select, bound.expand, { model: context.model, format, serviceRoot: request.serviceRoot })
+  const dataVersion = source.columnByName.get('DataVersion')
+  const versionPosition = dataVersion === undefined ? undefined : shape.projection.addColumn(root, dataVersion)
+  const run = poolRunner(context.pool)
+
+  let row: Row | undefined
+  if (isRecordSetSet(set)) {
+    // A record set is its key: nothing to read but whether it exists.
+    row = (await recordSetExists(context, set, key)) ? shape.projection.columns.map((c) => key.get((c.expression as BoundProperty).column.name)) : undefined
+  } else {
+    const where = keyConditions(set, key, (name) => source.columnByName.get(name)!, root)
+    row = (await run(new QueryCompiler().compileSelect({ scope: bound.scope, columns: shape.projection.columns, where, limit: 1 })))[0]
   }
-  const context_ = `"@odata.context":${JSON.stringify(`${request.serviceRoot}$metadata#${set.name}/$entity`)},`
-  const annotations = context_ + (etag === undefined ? '' : `"@odata.etag":${JSON.stringify(etag)},`)
-  const writer = createEntityWriter(properties, format)
-  let body = writer.write(row, annotations)
-  if (properties.length === 0) body = body.replace(/,}$/, '}')
-  sink.sendJson(200, body, responseHeaders(format, etag === undefined ? {} : { ETag: etag }))
+  if (!row) {
+    if (options.missing === 'noContent') return sink.send(204, {})
+    throw new ODataError('NotFound', `${set.name} has no entity with this key`)
+  }
+  await loadExpansions(shape, [row], run)
+
+  const etag = versionPosition === undefined ? undefined : `W/"${String(row[versionPosition])}"`
+  let annotations = ''
+  if (format.metadata !== 'none') annotations += `"@odata.context":${JSON.stringify(contextUrl(request.serviceRoot, set.name, bound, true))},`
+  if (etag !== undefined) annotations += `"@odata.etag":${JSON.stringify(etag)},`
+  sink.sendJson(200, writeObject(shape, row, annotations), responseHeaders(format, etag === undefined ? {} : { ETag: etag }))
 }

@@ -1,59 +1,107 @@
-// Register totals rebuilt from the movements: per month and dimension combination, the net change of
-// each resource (accumulation registers of the Balance kind) or its Dr and Cr turnovers (accounting
-// registers). Only active movements count, as for balances (decisions.md §6). Writes keep the totals
-// incrementally; this full recomputation is the reference they must agree with, and what the seed
-// generator and `cli recompute-totals` run.
+// Register totals: per month and dimension combination, the net change of each resource (accumulation
+// registers of the Balance kind) or its Dr and Cr turnovers (accounting registers). Only active
+// movements count, as for balances (decisions.md §6).
+//
+// Two ways to keep them, built from one SQL shape so they cannot disagree:
+// - `recomputeTotals` rebuilds every totals table from the movements (the seed generator and
+//   `cli recompute-totals` run it); it is the reference the incremental way must agree with;
+// - `totalsDelta` adds (+1) or subtracts (−1) the movements of one recorder, inside the transaction
+//   that inserts or deletes them: subtract before the old movements are deleted, add after the new ones
+//   are inserted. Each is one `INSERT … SELECT … ON DUPLICATE KEY UPDATE t = t + delta`, so two
+//   transactions posting into the same totals row serialise on its row lock and both changes count.
+//   Rows are upserted in key order, which keeps lock order the same across transactions.
+//
+// A group whose movements are all removed keeps a totals row of zeros: it means the same as no row,
+// and a recomputation drops it. Equality of totals is therefore "equal after dropping all-zero rows".
+//
+// SQL portability: `INSERT … SELECT * FROM (…) AS d … ON DUPLICATE KEY UPDATE c = c + d_c` refers to a
+// derived-table column, the form MySQL 8 documents for INSERT … SELECT with aggregates (no deprecated
+// `VALUES()`, no MySQL-only row alias) and MariaDB 10.6+ accepts.
 import { extDimensionColumns } from '../model/build-model.js'
-import type { ServiceModel } from '../model/model.js'
+import type { EntitySetModel, ServiceModel } from '../model/model.js'
 import { quoteIdentifier as q } from '../sql/quote-identifier.js'
 import type { Pool, PoolConnection } from './pool.js'
 
 const MONTH_START = (column: string) => `CAST(DATE_FORMAT(${q(column)}, '%Y-%m-01') AS DATE)`
 
+/** Where a totals table gets its rows from: the SELECT of (group columns…, resource sums…) over the movements. */
+interface TotalsSource {
+  readonly totalsTable: string
+  /** Columns of the totals table: its key first, then the resource columns. */
+  readonly keyColumns: readonly string[]
+  readonly resourceColumns: readonly string[]
+  /** The grouped SELECT; `filter` is added to every WHERE (`AND Recorder = ? AND Recorder_Type = ?`). */
+  select(filter: string, sign: 1 | -1): string
+  /** How many times the filter's placeholders appear in `select` (the accounting SELECT has two sides). */
+  readonly filterRepeats: number
+}
+
+function accumulationSource(registerSet: EntitySetModel): TotalsSource | undefined {
+  const source = registerSet.source
+  if (source.type !== 'accumulationRegister' || source.totalsTable === undefined) return undefined
+  const dims = source.dimensions.map(q)
+  const negate = (sign: 1 | -1) => (sign === 1 ? '' : '-')
+  return {
+    totalsTable: source.totalsTable,
+    keyColumns: ['Period', ...source.dimensions],
+    resourceColumns: source.resources,
+    filterRepeats: 1,
+    select: (filter, sign) =>
+      `SELECT ${[
+        `${MONTH_START('Period')} AS ${q('Period')}`,
+        ...dims,
+        ...source.resources.map((r) => `${negate(sign)}SUM(CASE WHEN ${q('RecordType')} = 'Receipt' THEN ${q(r)} ELSE -${q(r)} END) AS ${q(r)}`),
+      ].join(', ')} FROM ${q(registerSet.table)} WHERE ${q('Active')} = 1${filter} GROUP BY ${[MONTH_START('Period'), ...dims].join(', ')}`,
+  }
+}
+
+function accountingSource(model: ServiceModel, registerSet: EntitySetModel): TotalsSource | undefined {
+  const source = registerSet.source
+  if (source.type !== 'accountingRegister') return undefined
+  const recordType = model.entitySetByName.get(source.recordTypeSet)!
+  const ext = extDimensionColumns('', source.maxExtDimensions)
+  const dims = source.dimensions.map(q)
+  const keyColumns = ['Period', 'Account_Key', ...ext.flatMap((c) => [c.value, c.type]), ...source.dimensions]
+  const resourceColumns = source.resources.flatMap((r) => [`${r}Dr`, `${r}Cr`])
+  const side = (s: 'Dr' | 'Cr', filter: string) => {
+    const sideExt = extDimensionColumns(s, source.maxExtDimensions)
+    const resourceValues = source.resources.flatMap((r) => {
+      const balanced = recordType.propertyByName.has(r)
+      const value = balanced ? q(r) : q(`${r}${s}`)
+      return s === 'Dr' ? [`${value} AS ${q(`${r}Dr`)}`, `0 AS ${q(`${r}Cr`)}`] : [`0 AS ${q(`${r}Dr`)}`, `${value} AS ${q(`${r}Cr`)}`]
+    })
+    return (
+      `SELECT ${MONTH_START('Period')} AS ${q('Period')}, ${q(`Account${s}_Key`)} AS ${q('Account_Key')}, ` +
+      sideExt.flatMap((c, i) => [`${q(c.value)} AS ${q(ext[i]!.value)}`, `${q(c.type)} AS ${q(ext[i]!.type)}`]).join(', ') +
+      (sideExt.length > 0 ? ', ' : '') +
+      [...dims, ...resourceValues].join(', ') +
+      ` FROM ${q(registerSet.table)} WHERE ${q('Active')} = 1${filter}`
+    )
+  }
+  const groupColumns = keyColumns.map(q)
+  return {
+    totalsTable: source.totalsTable,
+    keyColumns,
+    resourceColumns,
+    filterRepeats: 2,
+    select: (filter, sign) =>
+      `SELECT ${[...groupColumns, ...resourceColumns.map((c) => `${sign === 1 ? '' : '-'}SUM(${q(c)}) AS ${q(c)}`)].join(', ')} ` +
+      `FROM (${side('Dr', filter)} UNION ALL ${side('Cr', filter)}) AS movements GROUP BY ${groupColumns.join(', ')}`,
+  }
+}
+
+function totalsSource(model: ServiceModel, registerSet: EntitySetModel): TotalsSource | undefined {
+  return accumulationSource(registerSet) ?? accountingSource(model, registerSet)
+}
+
 /** The statements that rebuild every totals table of the model (each a DELETE, then an INSERT … SELECT). */
 export function recomputeTotalsStatements(model: ServiceModel): string[] {
   const statements: string[] = []
   for (const set of model.entitySets) {
-    const source = set.source
-    if (source.type === 'accumulationRegister' && source.totalsTable !== undefined) {
-      const dims = source.dimensions.map(q)
-      const movementTable = q(set.table)
-      const signed = source.resources.map((r) => `SUM(CASE WHEN ${q('RecordType')} = 'Receipt' THEN ${q(r)} ELSE -${q(r)} END)`)
-      statements.push(`DELETE FROM ${q(source.totalsTable)}`)
-      statements.push(
-        `INSERT INTO ${q(source.totalsTable)} (${[q('Period'), ...dims, ...source.resources.map(q)].join(', ')}) ` +
-          `SELECT ${[MONTH_START('Period'), ...dims, ...signed].join(', ')} FROM ${movementTable} WHERE ${q('Active')} = 1 ` +
-          `GROUP BY ${[MONTH_START('Period'), ...dims].join(', ')}`,
-      )
-    }
-    if (source.type === 'accountingRegister') {
-      const recordType = model.entitySetByName.get(source.recordTypeSet)!
-      const ext = extDimensionColumns('', source.maxExtDimensions)
-      const dims = source.dimensions.map(q)
-      const keyColumns = ['Account_Key', ...ext.flatMap((c) => [c.value, c.type])]
-      const side = (s: 'Dr' | 'Cr') => {
-        const sideExt = extDimensionColumns(s, source.maxExtDimensions)
-        const resourceValues = source.resources.flatMap((r) => {
-          const balanced = recordType.propertyByName.has(r)
-          const value = balanced ? q(r) : q(`${r}${s}`)
-          return s === 'Dr' ? [`${value} AS ${q(`${r}Dr`)}`, `0 AS ${q(`${r}Cr`)}`] : [`0 AS ${q(`${r}Dr`)}`, `${value} AS ${q(`${r}Cr`)}`]
-        })
-        return (
-          `SELECT ${MONTH_START('Period')} AS ${q('Period')}, ${q(`Account${s}_Key`)} AS ${q('Account_Key')}, ` +
-          sideExt.flatMap((c, i) => [`${q(c.value)} AS ${q(ext[i]!.value)}`, `${q(c.type)} AS ${q(ext[i]!.type)}`]).join(', ') +
-          (sideExt.length > 0 ? ', ' : '') +
-          [...dims, ...resourceValues].join(', ') +
-          ` FROM ${q(set.table)} WHERE ${q('Active')} = 1`
-        )
-      }
-      const sums = source.resources.flatMap((r) => [`SUM(${q(`${r}Dr`)})`, `SUM(${q(`${r}Cr`)})`])
-      const groupColumns = [q('Period'), ...keyColumns.map(q), ...dims]
-      statements.push(`DELETE FROM ${q(source.totalsTable)}`)
-      statements.push(
-        `INSERT INTO ${q(source.totalsTable)} (${[...groupColumns, ...source.resources.flatMap((r) => [q(`${r}Dr`), q(`${r}Cr`)])].join(', ')}) ` +
-          `SELECT ${[...groupColumns, ...sums].join(', ')} FROM (${side('Dr')} UNION ALL ${side('Cr')}) AS movements GROUP BY ${groupColumns.join(', ')}`,
-      )
-    }
+    const source = totalsSource(model, set)
+    if (!source) continue
+    statements.push(`DELETE FROM ${q(source.totalsTable)}`)
+    statements.push(`INSERT INTO ${q(source.totalsTable)} (${[...source.keyColumns, ...source.resourceColumns].map(q).join(', ')}) ${source.select('', 1)}`)
   }
   return statements
 }
@@ -71,4 +119,47 @@ export async function recomputeTotals(pool: Pool, model: ServiceModel): Promise<
   } finally {
     connection.release()
   }
+}
+
+/** One statement that moves a totals table by the movements of one recorder. */
+export interface TotalsDelta {
+  readonly sql: string
+  /** Placeholder values for (recorder, recorderType). */
+  values(recorder: string, recorderType: string): unknown[]
+}
+
+export interface RegisterTotals {
+  readonly totalsTable: string
+  readonly add: TotalsDelta
+  readonly subtract: TotalsDelta
+}
+
+const registerTotalsCache = new WeakMap<EntitySetModel, RegisterTotals | null>()
+
+function delta(source: TotalsSource, sign: 1 | -1): TotalsDelta {
+  const filter = ` AND ${q('Recorder')} = ? AND ${q('Recorder_Type')} = ?`
+  const alias = (i: number) => q(`d${i}`)
+  const columns = [...source.keyColumns, ...source.resourceColumns]
+  const aliased = columns.map((c, i) => `${q(c)} AS ${alias(i)}`)
+  const keyCount = source.keyColumns.length
+  const sql =
+    `INSERT INTO ${q(source.totalsTable)} (${columns.map(q).join(', ')}) ` +
+    `SELECT * FROM (SELECT ${aliased.join(', ')} FROM (${source.select(filter, sign)}) AS grouped) AS d ` +
+    `ORDER BY ${source.keyColumns.map((_, i) => alias(i)).join(', ')} ` +
+    `ON DUPLICATE KEY UPDATE ${source.resourceColumns.map((c, i) => `${q(c)} = ${q(c)} + ${alias(keyCount + i)}`).join(', ')}`
+  const repeats = source.filterRepeats
+  return { sql, values: (recorder, recorderType) => Array.from({ length: repeats }, () => [recorder, recorderType]).flat() }
+}
+
+/**
+ * The incremental statements of a register's totals (`AccumulationRegister_Stock`, `AccountingRegister_Main`),
+ * or undefined for a register without totals (Turnovers kind). Built once per register set.
+ */
+export function registerTotals(model: ServiceModel, registerSet: EntitySetModel): RegisterTotals | undefined {
+  const cached = registerTotalsCache.get(registerSet)
+  if (cached !== undefined) return cached ?? undefined
+  const source = totalsSource(model, registerSet)
+  const totals = source ? { totalsTable: source.totalsTable, add: delta(source, 1), subtract: delta(source, -1) } : undefined
+  registerTotalsCache.set(registerSet, totals ?? null)
+  return totals
 }

@@ -1,51 +1,41 @@
-// A batch runs its operations in order on one connection (DESIGN.md: "Execution is sequential on one
-// connection; a change set is one transaction"). Handlers reach the database through
-// `ServiceContext.pool`; for a batch, that pool is a facade over the batch's own connection, so the
-// same handlers serve single requests and batch operations, and every operation of a change set sees
-// the transaction of the ones before it.
-import type { PoolConnection } from 'mysql2/promise'
+// How batch operations reach the handlers.
+// - Outside change sets an operation is served exactly like a single request (a write in a transaction
+//   of its own, a read streamed from the pool), one after the other.
+// - A change set (atomicity group) holds one connection of the pool and runs every operation inside one
+//   transaction on it, through the same write handlers a single request uses (`executeWrite`, which takes
+//   the caller's transaction). When InnoDB picks the set as a deadlock victim, the whole set runs again
+//   (runInTransaction); any other failure rolls it back.
 import { handleRequest } from '../../service/handle-request.js'
 import type { ServiceContext } from '../../service/service-context.js'
-import type { Pool } from '../../store/pool.js'
+import type { ServiceRequest } from '../../service/service-request.js'
+import { executeWrite, isWriteRequest } from '../../service/writes/run-write.js'
+import { sendWriteResult } from '../../service/writes/write-result.js'
+import type { ResponseSink } from '../../respond/response-sink.js'
+import { runInTransaction, type Transaction } from '../../store/transaction.js'
 import type { BatchRuntime } from './execute-batch.js'
 
-/** A Pool that hands out one connection, never released or destroyed by the operations themselves. */
-function singleConnectionPool(connection: PoolConnection): Pool {
-  const borrowed = new Proxy(connection, {
-    get(target, property, receiver) {
-      // An operation "releasing" or "destroying" its connection must not end the batch's connection.
-      if (property === 'release' || property === 'destroy') return () => undefined
-      return Reflect.get(target, property, receiver)
-    },
-  })
-  const facade = {
-    execute: connection.execute.bind(connection),
-    query: connection.query.bind(connection),
-    getConnection: () => Promise.resolve(borrowed),
+/** Thrown to roll a change set back after one of its operations answered with an error. */
+const ROLL_BACK = Symbol('roll back the change set')
+
+export function createBatchRuntime(context: ServiceContext): BatchRuntime {
+  const runInside = async (transaction: Transaction, request: ServiceRequest, sink: ResponseSink) => {
+    if (isWriteRequest(request)) sendWriteResult(sink, await executeWrite(context, request, transaction))
+    else await handleRequest(context, request, sink)
   }
-  return facade as unknown as Pool
-}
-
-export interface ConnectionRuntime extends BatchRuntime {
-  release(): void
-}
-
-export async function createConnectionRuntime(context: ServiceContext): Promise<ConnectionRuntime> {
-  const connection = await context.pool.getConnection()
-  const batchContext: ServiceContext = { ...context, pool: singleConnectionPool(connection) }
-  const run = (request: Parameters<BatchRuntime['run']>[0], sink: Parameters<BatchRuntime['run']>[1]) => handleRequest(batchContext, request, sink)
   return {
-    run,
+    run: (request, sink) => handleRequest(context, request, sink),
     async transaction(body) {
-      await connection.beginTransaction()
-      let commit = false
+      const connection = await context.pool.getConnection()
       try {
-        commit = await body(run)
+        await runInTransaction(connection, async (transaction) => {
+          const commit = await body((request, sink) => runInside(transaction, request, sink))
+          if (!commit) throw ROLL_BACK
+        })
+      } catch (error) {
+        if (error !== ROLL_BACK) throw error
       } finally {
-        if (commit) await connection.commit()
-        else await connection.rollback()
+        connection.release()
       }
     },
-    release: () => connection.release(),
   }
 }

@@ -17,11 +17,12 @@ import type { Flavour } from '../../http/mounts.js'
 import type { JsonValue } from '../intake/index.js'
 import { operationJsonBody, type BatchPlan, type PlannedOperation, type PlanStep } from '../plan/plan-batch.js'
 import { CollectingSink, errorResponse, type CollectedResponse } from './collecting-sink.js'
+import { isDeadlock } from '../../store/transaction.js'
 
 /** How operations reach the handlers: one at a time, or several inside one transaction. */
 export interface BatchRuntime {
   run(request: ServiceRequest, sink: ResponseSink): Promise<void>
-  /** Runs `body` in one transaction; commits when it resolves true, rolls back when it resolves false or throws. */
+  /** Runs `body` in one transaction; commits when it resolves true, rolls back when it resolves false or throws; may run it again after a deadlock. */
   transaction(body: (run: (request: ServiceRequest, sink: ResponseSink) => Promise<void>) => Promise<boolean>): Promise<void>
 }
 
@@ -127,6 +128,8 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
       await run(request, sink)
       if (!sink.done) throw new ODataError('InternalError', 'The operation gave no response')
     } catch (error) {
+      // A deadlock victim: the transaction runs the whole change set again (runInTransaction).
+      if (isDeadlock(error)) throw error
       return errorResponse(toODataError(error))
     }
     const response = sink.result()
@@ -159,6 +162,9 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
     let failure: OperationOutcome | undefined
     try {
       await runtime.transaction(async (run) => {
+        // A retried set (deadlock) starts over.
+        outcomes.length = 0
+        failure = undefined
         for (const planned of step.operations) {
           const response = await runOne(planned, run)
           const outcome = { planned, response }

@@ -1,0 +1,155 @@
+// Ingest through $batch: one change set of 50 document creates (10 table rows each) and their 50 Posts
+// (100 operations, the default limit), as multipart and as JSON, with 4 parallel clients. The figure is
+// table rows per second; the baseline writes the same rows (documents, table parts, movements, totals)
+// straight through mysql2 with multi-row INSERTs in one transaction per batch, in the same run
+// (target ≥ 0.5). Also reported: the server's memory growth while taking one 10 MB batch.
+import { fork } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import http from 'node:http'
+import { fileURLToPath } from 'node:url'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../src/batch/intake/index.js'
+import { loadModel } from '../src/model/load-model.js'
+import { computeMovements, postingPlan } from '../src/posting/posting-plan.js'
+import { quoteIdentifier as q } from '../src/sql/quote-identifier.js'
+import { createPool } from '../src/store/pool.js'
+import { benchAddress, prepareBenchDatabase } from './support/bench-database.js'
+import { printResult } from './support/report.js'
+
+const CLIENTS = 4
+const DOCUMENTS_PER_BATCH = 50
+const ROWS_PER_DOCUMENT = 10
+const BATCHES_PER_CLIENT = Number(process.env.BENCH_BATCHES ?? 6)
+const PORT = 18095
+
+const { pool } = await prepareBenchDatabase(1)
+const [warehouses] = await pool.query('SELECT Ref_Key FROM c_Warehouses')
+const [products] = await pool.query('SELECT Ref_Key FROM c_Products')
+const [counterparties] = await pool.query('SELECT Ref_Key FROM c_Counterparties')
+const [organizations] = await pool.query('SELECT Ref_Key FROM `c_Организации`')
+const keys = (rows: unknown) => (rows as { Ref_Key: string }[]).map((r) => r.Ref_Key)
+const catalog = { warehouses: keys(warehouses), products: keys(products), counterparties: keys(counterparties), organizations: keys(organizations) }
+let serial = 0
+
+function documentBody(): Record<string, unknown> {
+  serial++
+  const pick = (list: string[]) => list[serial % list.length]!
+  return {
+    Number: `B${String(serial).padStart(10, '0')}`,
+    Date: '2025-06-01T10:00:00Z',
+    Warehouse_Key: pick(catalog.warehouses),
+    Counterparty_Key: pick(catalog.counterparties),
+    Organization_Key: pick(catalog.organizations),
+    Comment: 'bench',
+    Goods: Array.from({ length: ROWS_PER_DOCUMENT }, (_, i) => ({ Product_Key: catalog.products[(serial * 7 + i) % catalog.products.length], Quantity: 5, Price: 10, Amount: 50 })),
+  }
+}
+
+function batchOperations(): OperationSpec[] {
+  const creates: OperationSpec[] = []
+  const posts: OperationSpec[] = []
+  for (let i = 1; i <= DOCUMENTS_PER_BATCH; i++) {
+    creates.push({ id: String(i), method: 'POST', url: 'Document_GoodsReceipt', headers: { 'Content-Type': 'application/json' }, body: documentBody() as never, atomicityGroup: 'g' })
+    posts.push({ id: `p${i}`, method: 'POST', url: `$${i}/Post`, atomicityGroup: 'g' })
+  }
+  return [...creates, ...posts]
+}
+
+function post(body: Buffer, contentType: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: '127.0.0.1', port: PORT, method: 'POST', path: '/api/v4/$batch', headers: { Authorization: 'Bearer bench-token', 'Content-Type': contentType, 'Content-Length': body.length }, agent: false }, (response) => {
+      const chunks: Buffer[] = []
+      response.on('data', (c: Buffer) => chunks.push(c))
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString()
+        if (response.statusCode !== 200 || /"status":4\d\d|HTTP\/1\.1 [45]\d\d/.test(text)) reject(new Error(`batch failed: ${response.statusCode} ${text.slice(0, 300)}`))
+        else resolve(response.statusCode)
+      })
+    })
+    request.on('error', reject)
+    request.end(body)
+  })
+}
+
+async function throughput(format: 'multipart' | 'json'): Promise<number> {
+  const bodies = Array.from({ length: CLIENTS * BATCHES_PER_CLIENT }, () => (format === 'json' ? buildJsonBatch(batchOperations()) : buildMultipartBatch(batchOperations())))
+  const started = process.hrtime.bigint()
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let b = 0; b < BATCHES_PER_CLIENT; b++) {
+        const built = bodies[client * BATCHES_PER_CLIENT + b]!
+        await post(built.body, built.contentType)
+      }
+    }),
+  )
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  return (CLIENTS * BATCHES_PER_CLIENT * DOCUMENTS_PER_BATCH * ROWS_PER_DOCUMENT) / seconds
+}
+
+/** The same rows straight through mysql2: one transaction per batch, multi-row INSERTs, totals upserted. */
+async function directThroughput(): Promise<number> {
+  const model = loadModel('config/demo.json')
+  const documentSet = model.entitySetByName.get('Document_GoodsReceipt')!
+  const rowSet = model.entitySetByName.get('Document_GoodsReceipt_Goods')!
+  const plan = postingPlan(model, documentSet)
+  const direct = createPool(benchAddress(), { connectionLimit: CLIENTS })
+  const started = process.hrtime.bigint()
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      const connection = await direct.getConnection()
+      try {
+        for (let b = 0; b < BATCHES_PER_CLIENT; b++) {
+          const documents: unknown[][] = []
+          const rows: unknown[][] = []
+          const movements = new Map<string, { columns: string[]; rows: unknown[][] }>()
+          for (let d = 0; d < DOCUMENTS_PER_BATCH; d++) {
+            const body = documentBody()
+            const values: Record<string, unknown> = { ...body, Ref_Key: randomUUID(), DataVersion: '1', DeletionMark: 0, Posted: 1, Date: '2025-06-01 10:00:00' }
+            documents.push(documentSet.properties.map((p) => values[p.name] ?? null))
+            const goods: Record<string, unknown>[] = (body.Goods as Record<string, unknown>[]).map((row, i) => ({ ...row, Ref_Key: values.Ref_Key, LineNumber: i + 1 }))
+            for (const row of goods) rows.push(rowSet.properties.map((p) => row[p.name]))
+            for (const register of computeMovements(plan, { document: values, tableParts: { Goods: goods } })) {
+              const entry = movements.get(register.recordTypeSet.table) ?? { columns: register.columns.map((c) => c.column), rows: [] }
+              entry.rows.push(...register.rows)
+              movements.set(register.recordTypeSet.table, entry)
+            }
+          }
+          await connection.beginTransaction()
+          await connection.query(`INSERT INTO ${q(documentSet.table)} (${documentSet.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`, [documents])
+          await connection.query(`INSERT INTO ${q(rowSet.table)} (${rowSet.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`, [rows])
+          for (const [table, entry] of movements) await connection.query(`INSERT INTO ${q(table)} (${entry.columns.map(q).join(', ')}) VALUES ?`, [entry.rows])
+          // Totals: the stock register's monthly net change, one upsert per batch.
+          await connection.query(
+            "INSERT INTO `ar_Stock__totals` (`Period`, `Warehouse_Key`, `Product_Key`, `Quantity`, `Amount`) SELECT '2025-06-01', `Warehouse_Key`, `Product_Key`, SUM(`Quantity`), SUM(`Amount`) FROM `ar_Stock` WHERE `Recorder` IN (?) GROUP BY `Warehouse_Key`, `Product_Key` ON DUPLICATE KEY UPDATE `Quantity` = `ar_Stock__totals`.`Quantity` + VALUES(`Quantity`), `Amount` = `ar_Stock__totals`.`Amount` + VALUES(`Amount`)",
+            [documents.map((d) => d[0])],
+          )
+          await connection.commit()
+        }
+      } finally {
+        connection.release()
+      }
+    }),
+  )
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  await direct.end()
+  return (CLIENTS * BATCHES_PER_CLIENT * DOCUMENTS_PER_BATCH * ROWS_PER_DOCUMENT) / seconds
+}
+
+/** The server in a child process with a subject of its own, so its rate rules do not throttle the run. */
+async function startServer(): Promise<() => void> {
+  const child = fork(fileURLToPath(new URL('./support/bench-server.js', import.meta.url)), [String(PORT)], { stdio: 'inherit' })
+  await new Promise((resolve) => child.once('message', resolve))
+  return () => child.kill()
+}
+
+const stop = await startServer()
+try {
+  await throughput('json') // warm-up
+  const baseline = await directThroughput()
+  const multipart = await throughput('multipart')
+  const json = await throughput('json')
+  printResult({ benchmark: 'batch-ingest multipart', figure: multipart, unit: 'rows/s', baseline, baselineName: 'mysql2 multi-row INSERTs, one transaction per batch', target: 0.5 })
+  printResult({ benchmark: 'batch-ingest json', figure: json, unit: 'rows/s', baseline, baselineName: 'mysql2 multi-row INSERTs, one transaction per batch', target: 0.5 })
+} finally {
+  stop()
+  await pool.end()
+}

@@ -1,0 +1,95 @@
+// The storage half of the generic poster: a recorder's movements in the register tables, replaced
+// whole, with the register totals kept in the same transaction (decisions.md §5: "every write that
+// changes movements keeps the totals used by balances in the same transaction").
+//
+// Replacing the movements of one recorder in a set of registers costs, per transaction:
+//   1 statement   which of the registers hold movements of this recorder (one EXISTS per register);
+//   per register that does: subtract them from its totals, delete them;
+//   per register with new rows: one multi-row INSERT, then add them to its totals.
+// A fresh document posted into three registers, two with totals, is therefore 1 + 3 + 2 statements.
+//
+// The caller holds the recorder's lock (its document row, SELECT … FOR UPDATE), so no other transaction
+// changes the same recorder's movements meanwhile; totals rows shared with other recorders are changed
+// only by additive upserts, which serialise on their row locks.
+import { ODataError } from '../errors.js'
+import type { EntitySetModel, ServiceModel } from '../model/model.js'
+import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import { registerTotals } from '../store/totals.js'
+import { isDuplicateKey, type Transaction } from '../store/transaction.js'
+import type { RegisterMovements } from './posting-plan.js'
+
+/** A recorder: the document whose movements these are (`Recorder`, `Recorder_Type` of every row). */
+export interface Recorder {
+  readonly key: string
+  /** `StandardODATA.Document_GoodsReceipt` */
+  readonly type: string
+}
+
+/** Rows per INSERT statement: well under any server's max_allowed_packet for these row sizes. */
+const ROWS_PER_INSERT = 2000
+
+/** The register set (`AccumulationRegister_Stock`) a record-type set (`…_RecordType`) lists the rows of. */
+export function registerSetOf(model: ServiceModel, recordTypeSet: EntitySetModel): EntitySetModel {
+  const source = recordTypeSet.source
+  if (source.type !== 'accumulationRegisterRecords' && source.type !== 'accountingRegisterRecords') throw new Error(`${recordTypeSet.name} is not a record-type set`)
+  return model.entitySetByName.get(source.recordSetSet)!
+}
+
+const recorderCondition = `${q('Recorder')} = ? AND ${q('Recorder_Type')} = ?`
+
+/** Which of the registers hold movements of the recorder, in one round trip. */
+async function registersWithMovements(transaction: Transaction, recordTypeSets: readonly EntitySetModel[], recorder: Recorder): Promise<EntitySetModel[]> {
+  if (recordTypeSets.length === 0) return []
+  const probes = recordTypeSets.map((set, i) => `EXISTS(SELECT 1 FROM ${q(set.table)} WHERE ${recorderCondition}) AS ${q(`r${i}`)}`)
+  const [row] = await transaction.arrays(`SELECT ${probes.join(', ')}`, recordTypeSets.flatMap(() => [recorder.key, recorder.type]))
+  return recordTypeSets.filter((_, i) => Number(row![i]) === 1)
+}
+
+/** Removes the recorder's movements from the given registers, subtracting them from the totals first. */
+export async function removeMovements(transaction: Transaction, model: ServiceModel, recordTypeSets: readonly EntitySetModel[], recorder: Recorder): Promise<void> {
+  for (const set of await registersWithMovements(transaction, recordTypeSets, recorder)) {
+    const totals = registerTotals(model, registerSetOf(model, set))
+    if (totals) await transaction.run(totals.subtract.sql, totals.subtract.values(recorder.key, recorder.type))
+    await transaction.run(`DELETE FROM ${q(set.table)} WHERE ${recorderCondition}`, [recorder.key, recorder.type])
+  }
+}
+
+/**
+ * Inserts movement rows (arrays in the order of the record-type set's properties, Recorder and
+ * Recorder_Type already set) and adds them to the totals. A key taken by another recorder with the same
+ * `Ref_Key` (a document of another type) is `409`.
+ */
+export async function insertMovements(transaction: Transaction, model: ServiceModel, movements: readonly RegisterMovements[], recorder: Recorder): Promise<void> {
+  for (const register of movements) {
+    if (register.rows.length === 0) continue
+    const columns = register.columns.map((c) => q(c.column)).join(', ')
+    const sql = `INSERT INTO ${q(register.recordTypeSet.table)} (${columns}) VALUES ?`
+    try {
+      for (let start = 0; start < register.rows.length; start += ROWS_PER_INSERT) {
+        const rows = start === 0 && register.rows.length <= ROWS_PER_INSERT ? register.rows : register.rows.slice(start, start + ROWS_PER_INSERT)
+        await transaction.run(sql, [rows])
+      }
+    } catch (error) {
+      if (isDuplicateKey(error)) throw new ODataError('Conflict', `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with the key ${recorder.key}`)
+      throw error
+    }
+    const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
+    if (totals) await transaction.run(totals.add.sql, totals.add.values(recorder.key, recorder.type))
+  }
+}
+
+/**
+ * Replaces the recorder's movements: those in `clear` are removed (with their totals), then `movements`
+ * are written (with theirs). `clear` names every register the recorder may write to, so a register
+ * that gets no rows this time loses its old ones too.
+ */
+export async function replaceMovements(
+  transaction: Transaction,
+  model: ServiceModel,
+  clear: readonly EntitySetModel[],
+  movements: readonly RegisterMovements[],
+  recorder: Recorder,
+): Promise<void> {
+  await removeMovements(transaction, model, clear, recorder)
+  await insertMovements(transaction, model, movements, recorder)
+}

@@ -1,0 +1,20 @@
+// `@odata.context` of a read (OData 4.01 JSON §4.5, URL Conventions §10): the set, then in parentheses
+// the selected properties and each expanded navigation with its own selection (`Nav()` when it has
+// none), or, after `$apply` changed the shape, the result's properties (`Set(Product(Description),Total)`,
+// Data Aggregation §3.17). Absolute, from the request's Host, without any token (decisions.md §3).
+import type { BoundApply, BoundExpandItem, BoundSelect } from '../../odata/bind/index.js'
+
+export function contextUrl(serviceRoot: string, setName: string, options: { select: BoundSelect; expand: readonly BoundExpandItem[]; apply?: BoundApply | undefined }, entity = false): string {
+  const items = selectionItems(options.select, options.expand, options.apply?.contextItems)
+  const selection = items.length > 0 ? `(${items.join(',')})` : ''
+  return `${serviceRoot}$metadata#${setName}${selection}${entity ? '/$entity' : ''}`
+}
+
+function selectionItems(select: BoundSelect, expand: readonly BoundExpandItem[], shaped: readonly string[] | undefined): string[] {
+  const items = select.explicit ? [...select.names] : shaped ? [...shaped] : []
+  for (const item of expand) {
+    if (item.form !== 'entities') continue
+    items.push(`${item.navigation.name}(${selectionItems(item.select, item.expand, undefined).join(',')})`)
+  }
+  return items
+}

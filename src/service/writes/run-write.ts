@@ -1,0 +1,77 @@
+// Where a write meets its transaction and its response.
+//
+// - `runWrite` serves a single HTTP request: it prepares the operation (all checks, no SQL), runs it in
+//   one transaction (retried on deadlock by runInTransaction), and only after the commit writes the
+//   result to the sink. With `Repeatability-Request-ID`, a kept response is replayed instead, and the new
+//   response is stored in the same transaction.
+// - `executeWrite` is the same operation inside a transaction the caller owns: `$batch` runs each
+//   operation of a change set through it, on the batch's connection, inside
+//   `runInTransaction(connection, work)`, and sends the results when the set has committed.
+import { errorBody, isODataError, ODataError } from '../../errors.js'
+import { logger } from '../../log/logger.js'
+import type { ResponseSink } from '../../respond/response-sink.js'
+import { runInTransaction, type Transaction } from '../../store/transaction.js'
+import type { ServiceContext } from '../service-context.js'
+import type { ServiceRequest } from '../service-request.js'
+import { prepareWrite } from './prepare-write.js'
+import { purgeExpiredResponses, RepeatedConcurrently, repeatabilityKey, storedResponse, storeRefusal, storeResponse, withAccepted, type RepeatabilityKey } from './repeatability.js'
+import { sendWriteResult, type WriteResult } from './write-result.js'
+
+export { isWriteRequest } from './prepare-write.js'
+
+/** Runs one write inside the caller's transaction, honouring Repeatability-Request-ID; the caller commits and sends. */
+export async function executeWrite(context: ServiceContext, request: ServiceRequest, transaction: Transaction): Promise<WriteResult> {
+  const key = repeatabilityKey(request)
+  if (key) {
+    const stored = await storedResponse(transaction, key)
+    if (stored) return stored
+  }
+  const result = await prepareWrite(context, request)(transaction)
+  if (!key) return result
+  await storeResponse(transaction, key, result)
+  return withAccepted(result)
+}
+
+function refusalResult(error: ODataError): WriteResult {
+  return { status: error.status, headers: { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, body: JSON.stringify(errorBody(error)) }
+}
+
+function purgeLater(context: ServiceContext): void {
+  purgeExpiredResponses(context.pool).catch((error: unknown) => logger.debug({ err: error }, 'purging expired repeatability records failed'))
+}
+
+async function runRepeatable(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, key: RepeatabilityKey): Promise<void> {
+  const stored = await storedResponse(context.pool, key)
+  if (stored) return sendWriteResult(sink, stored)
+  let result: WriteResult
+  try {
+    const operation = prepareWrite(context, request)
+    result = await runInTransaction(context.pool, async (transaction) => {
+      const written = await operation(transaction)
+      await storeResponse(transaction, key, written)
+      return written
+    })
+  } catch (error) {
+    if (error instanceof RepeatedConcurrently) {
+      const winner = await storedResponse(context.pool, key)
+      if (winner) return sendWriteResult(sink, winner)
+    }
+    if (isODataError(error) && error.status < 500) {
+      const refusal = refusalResult(error)
+      await storeRefusal(context.pool, key, refusal)
+      return sendWriteResult(sink, withAccepted(refusal))
+    }
+    throw error
+  }
+  sendWriteResult(sink, withAccepted(result))
+  purgeLater(context)
+}
+
+/** Serves a single write request: prepare, one transaction, then the response. */
+export async function runWrite(context: ServiceContext, request: ServiceRequest, sink: ResponseSink): Promise<void> {
+  const key = repeatabilityKey(request)
+  if (key) return runRepeatable(context, request, sink, key)
+  const operation = prepareWrite(context, request)
+  const result = await runInTransaction(context.pool, operation)
+  sendWriteResult(sink, result)
+}

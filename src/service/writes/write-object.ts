@@ -1,0 +1,194 @@
+// Create, update and delete of catalog items and documents (decisions.md §5):
+// - POST creates (201, Location, the entity): `Ref_Key` from the body or made here; an existing key is
+//   409, or 412 with `If-None-Match: *`. A document starts with Posted false.
+// - PATCH merges the given properties into the stored entity, PUT replaces it (absent properties take
+//   their defaults); both 200 with the entity. Key, DataVersion and Posted are never taken from a body.
+// - Table parts are written whole: an array given for `Goods` replaces every row, LineNumber renumbered
+//   1..n; a table part absent from the body is left as it is (PUT too, as OData leaves navigation
+//   properties a PUT does not mention). The response includes every table part.
+// - DELETE removes the entity; a document also loses its table-part rows and all its movements (totals
+//   kept). PATCH and PUT never touch movements: post again to recompute them.
+// Every write sets a new DataVersion; If-Match is checked against the stored one under the row lock.
+// A document created without a Date gets the current time (UTC); one created with `Posted` in its body
+// is still created unposted.
+import { randomUUID } from 'node:crypto'
+import { ODataError } from '../../errors.js'
+import type { EntitySetModel, PropertyModel, ServiceModel } from '../../model/model.js'
+import { EMPTY_GUID } from '../../model/model.js'
+import type { KeyValues } from '../../odata/resource-path.js'
+import { unpostDocument } from '../../posting/post-document.js'
+import { defaultValue } from '../../posting/posting-plan.js'
+import { canonicalKey } from '../../respond/entity-writer.js'
+import { quoteIdentifier as q } from '../../sql/quote-identifier.js'
+import { isDuplicateKey, type Transaction } from '../../store/transaction.js'
+import { jsonFormat } from '../response-format.js'
+import type { ServiceContext } from '../service-context.js'
+import type { ServiceRequest } from '../service-request.js'
+import { invalidValue, storedValue } from './body-values.js'
+import { newDataVersion } from './data-version.js'
+import { objectWritable, parseJsonBody, readProperties, readTableParts } from './entity-body.js'
+import { checkPreconditions, entityTag } from './preconditions.js'
+import { entityResult, noContent, type ExpandedRows, type WriteResult } from './write-result.js'
+
+export type WriteOperation = (transaction: Transaction) => Promise<WriteResult>
+
+type Values = ReadonlyMap<string, unknown>
+
+/** The current UTC time as stored ('YYYY-MM-DD HH:MM:SS'): the Date of a document created without one. */
+function nowStored(): string {
+  return new Date().toISOString().slice(0, 19).replace('T', ' ')
+}
+
+/** A whole row in the order of `set.properties`: given values, then fixed ones, then defaults. */
+function fullRow(set: EntitySetModel, values: Values, fixed: Readonly<Record<string, unknown>>): unknown[] {
+  return set.properties.map((p) => (Object.hasOwn(fixed, p.name) ? fixed[p.name] : values.has(p.name) ? values.get(p.name) : defaultValue(p.storage)))
+}
+
+function tablePartSet(model: ServiceModel, documentSet: EntitySetModel, name: string): EntitySetModel {
+  return model.entitySetByName.get(`${documentSet.name}_${name}`)!
+}
+
+function tablePartNames(set: EntitySetModel): readonly string[] {
+  return set.source.type === 'document' ? set.source.tableParts : []
+}
+
+/** Table-part rows as stored rows of the row set (Ref_Key of the owner, LineNumber 1..n). */
+function tablePartRows(rowSet: EntitySetModel, owner: string, rows: readonly Values[]): unknown[][] {
+  return rows.map((values, index) => fullRow(rowSet, values, { Ref_Key: owner, LineNumber: index + 1 }))
+}
+
+/** Rows per INSERT: a 10 MB body of table-part rows stays well under any server's max_allowed_packet. */
+const ROWS_PER_INSERT = 2000
+
+async function insertRows(transaction: Transaction, set: EntitySetModel, rows: readonly unknown[][]): Promise<void> {
+  const sql = `INSERT INTO ${q(set.table)} (${set.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`
+  for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+    await transaction.run(sql, [rows.length <= ROWS_PER_INSERT ? rows : rows.slice(start, start + ROWS_PER_INSERT)])
+  }
+}
+
+/** Reads a stored table part in line order, as rows of the row set's properties. */
+export async function readTablePart(transaction: Transaction, rowSet: EntitySetModel, owner: string): Promise<unknown[][]> {
+  return transaction.arrays(`SELECT ${rowSet.properties.map((p) => q(p.column)).join(', ')} FROM ${q(rowSet.table)} WHERE ${q('Ref_Key')} = ? ORDER BY ${q('LineNumber')}`, [owner])
+}
+
+/** Locks and reads the stored entity (every property, in model order), or undefined when there is none. */
+export async function lockEntity(transaction: Transaction, set: EntitySetModel, key: string, properties: readonly PropertyModel[] = set.properties): Promise<unknown[] | undefined> {
+  const rows = await transaction.arrays(`SELECT ${properties.map((p) => q(p.column)).join(', ')} FROM ${q(set.table)} WHERE ${q('Ref_Key')} = ? FOR UPDATE`, [key])
+  return rows[0]
+}
+
+export function entityLocation(request: ServiceRequest, set: EntitySetModel, values: ReadonlyMap<string, unknown>): string {
+  return `${request.serviceRoot}${encodeURIComponent(set.name)}${canonicalKey(set, (p) => values.get(p.name))}`
+}
+
+function rowValues(set: EntitySetModel, row: readonly unknown[]): Map<string, unknown> {
+  return new Map(set.properties.map((p, i) => [p.name, row[i]] as const))
+}
+
+/** POST to a catalog or document set. */
+export function prepareCreate(context: ServiceContext, request: ServiceRequest, set: EntitySetModel): WriteOperation {
+  const { model } = context
+  const format = jsonFormat(request)
+  const body = parseJsonBody(request, true)!
+  let refKey: string
+  if (body.Ref_Key !== undefined) {
+    refKey = storedValue(set.propertyByName.get('Ref_Key')!, body.Ref_Key, 'Ref_Key') as string
+    if (refKey === EMPTY_GUID) throw invalidValue('Ref_Key', 'the all-zero GUID is the empty reference and cannot be a key')
+  } else {
+    refKey = randomUUID()
+  }
+  const values = readProperties(model, body, objectWritable(set))
+  const tableParts = readTableParts(model, set, body)
+  const isDocument = set.kind === 'Document'
+
+  return async (transaction) => {
+    const dataVersion = newDataVersion()
+    const fixed: Record<string, unknown> = { Ref_Key: refKey, DataVersion: dataVersion }
+    if (isDocument) {
+      fixed.Posted = 0
+      if (!values.has('Date')) fixed.Date = nowStored()
+    }
+    const row = fullRow(set, values, fixed)
+    try {
+      await insertRows(transaction, set, [row])
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error
+      // decisions.md §5: an existing Ref_Key is 409, or 412 when the client said If-None-Match: *.
+      if (request.headers.get('if-none-match')?.trim() === '*') throw new ODataError('PreconditionFailed', `${set.name} already has an entity with Ref_Key ${refKey} (If-None-Match: *)`, { target: 'Ref_Key' })
+      throw new ODataError('Conflict', `${set.name} already has an entity with Ref_Key ${refKey}`, { target: 'Ref_Key' })
+    }
+    const expanded: ExpandedRows[] = []
+    for (const name of tablePartNames(set)) {
+      const rowSet = tablePartSet(model, set, name)
+      const rows = tablePartRows(rowSet, refKey, tableParts.get(name) ?? [])
+      await insertRows(transaction, rowSet, rows)
+      expanded.push({ name, properties: rowSet.properties, rows })
+    }
+    const etag = entityTag(dataVersion)
+    return entityResult(request, format, { status: 201, set, properties: set.properties, row, etag, location: entityLocation(request, set, rowValues(set, row)), expanded })
+  }
+}
+
+/** PATCH (merge) or PUT (replace) of a catalog item or document. */
+export function prepareUpdate(context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues, mode: 'merge' | 'replace'): WriteOperation {
+  const { model } = context
+  const format = jsonFormat(request)
+  const body = parseJsonBody(request, true)!
+  const refKey = String(key.get('Ref_Key'))
+  const values = readProperties(model, body, objectWritable(set))
+  const tableParts = readTableParts(model, set, body)
+  const versionIndex = set.properties.findIndex((p) => p.name === 'DataVersion')
+
+  return async (transaction) => {
+    const stored = await lockEntity(transaction, set, refKey)
+    if (!stored) throw new ODataError('NotFound', `${set.name} has no entity with Ref_Key ${refKey}`)
+    checkPreconditions(request, true, String(stored[versionIndex]))
+    const dataVersion = newDataVersion()
+    const fixed: Record<string, unknown> = { Ref_Key: refKey, DataVersion: dataVersion }
+    // Posted belongs to posting, never to PATCH or PUT.
+    const postedIndex = set.properties.findIndex((p) => p.name === 'Posted')
+    if (postedIndex >= 0) fixed.Posted = stored[postedIndex]
+    const merged = mode === 'merge' ? new Map([...rowValues(set, stored), ...values]) : values
+    const row = fullRow(set, merged, fixed)
+    const assignments = set.properties.filter((p) => p.role !== 'key')
+    await transaction.run(
+      `UPDATE ${q(set.table)} SET ${assignments.map((p) => `${q(p.column)} = ?`).join(', ')} WHERE ${q('Ref_Key')} = ?`,
+      [...assignments.map((p) => row[set.properties.indexOf(p)]), refKey],
+    )
+    const expanded: ExpandedRows[] = []
+    for (const name of tablePartNames(set)) {
+      const rowSet = tablePartSet(model, set, name)
+      const given = tableParts.get(name)
+      let rows: unknown[][]
+      if (given) {
+        await transaction.run(`DELETE FROM ${q(rowSet.table)} WHERE ${q('Ref_Key')} = ?`, [refKey])
+        rows = tablePartRows(rowSet, refKey, given)
+        await insertRows(transaction, rowSet, rows)
+      } else {
+        rows = await readTablePart(transaction, rowSet, refKey)
+      }
+      expanded.push({ name, properties: rowSet.properties, rows })
+    }
+    return entityResult(request, format, { status: 200, set, properties: set.properties, row, etag: entityTag(dataVersion), expanded })
+  }
+}
+
+/** DELETE of a catalog item or document (a document with its table parts and movements). */
+export function prepareDelete(context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues): WriteOperation {
+  const { model } = context
+  const refKey = String(key.get('Ref_Key'))
+  const dataVersion = set.propertyByName.get('DataVersion')!
+  return async (transaction) => {
+    const stored = await lockEntity(transaction, set, refKey, [dataVersion])
+    if (!stored) throw new ODataError('NotFound', `${set.name} has no entity with Ref_Key ${refKey}`)
+    checkPreconditions(request, true, String(stored[0]))
+    if (set.kind === 'Document') {
+      // Every movement the document recorded goes, posted or not (a record set may have been written directly).
+      await unpostDocument(transaction, model, set, refKey)
+      for (const name of tablePartNames(set)) await transaction.run(`DELETE FROM ${q(tablePartSet(model, set, name).table)} WHERE ${q('Ref_Key')} = ?`, [refKey])
+    }
+    await transaction.run(`DELETE FROM ${q(set.table)} WHERE ${q('Ref_Key')} = ?`, [refKey])
+    return noContent()
+  }
+}

@@ -1,0 +1,80 @@
+// What a write handler returns instead of writing to the response: the caller sends it after the
+// transaction commits (a response must never promise what a rollback takes back), a deadlock retry can
+// run the handler again, `Repeatability-Request-ID` stores it, and `$batch` collects it.
+import type { PropertyModel, EntitySetModel } from '../../model/model.js'
+import { createEntityWriter } from '../../respond/entity-writer.js'
+import type { ResponseSink } from '../../respond/response-sink.js'
+import { responseHeaders, type JsonFormat } from '../response-format.js'
+import type { ServiceRequest } from '../service-request.js'
+
+export interface WriteResult {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** JSON text; absent for 204. */
+  readonly body?: string
+}
+
+/** Rows of a collection-valued navigation written with the entity (table parts, a record set), as if `$expand`ed. */
+export interface ExpandedRows {
+  readonly name: string
+  readonly properties: readonly PropertyModel[]
+  readonly rows: readonly (readonly unknown[])[]
+}
+
+export function sendWriteResult(sink: ResponseSink, result: WriteResult): void {
+  // Workaround: the HTTP Responder ends a body-less response with uWS `endWithoutBody(undefined, …)`,
+  // which writes `Content-Length: 9223372036854775808` and drops the keep-alive connection. An empty
+  // body gives a clean `Content-Length: 0` and keeps the connection; drop this once the Responder
+  // calls `endWithoutBody()` without arguments.
+  sink.send(result.status, result.headers, result.body ?? '')
+}
+
+/** `Prefer: return=minimal` (OData 4.01 §8.2.8.7): a write answers 204 without the entity. */
+export function prefersMinimal(request: ServiceRequest): boolean {
+  const prefer = request.headers.get('prefer')
+  return prefer !== undefined && prefer.split(',').some((p) => p.trim().toLowerCase() === 'return=minimal')
+}
+
+export interface EntityResultOptions {
+  readonly status: 200 | 201
+  readonly set: EntitySetModel
+  /** The entity's stored values in the order of `properties`. */
+  readonly properties: readonly PropertyModel[]
+  readonly row: readonly unknown[]
+  readonly etag?: string
+  /** Absolute canonical URL; sent as Location on 201 (and OData-EntityId on a minimal answer). */
+  readonly location?: string
+  readonly expanded?: readonly ExpandedRows[]
+}
+
+/** The entity after a write: 200/201 with the entity (navigations written with it included), or 204 on `return=minimal`. */
+export function entityResult(request: ServiceRequest, format: JsonFormat, options: EntityResultOptions): WriteResult {
+  const headers: Record<string, string> = {}
+  if (options.etag !== undefined) headers.ETag = options.etag
+  if (options.location !== undefined && options.status === 201) headers.Location = options.location
+  if (prefersMinimal(request)) {
+    if (options.location !== undefined) headers['OData-EntityId'] = options.location
+    return { status: 204, headers: { ...headers, 'Preference-Applied': 'return=minimal' } }
+  }
+  const annotations =
+    `"@odata.context":${JSON.stringify(`${request.serviceRoot}$metadata#${options.set.name}/$entity`)},` +
+    (options.etag === undefined ? '' : `"@odata.etag":${JSON.stringify(options.etag)},`)
+  let body = createEntityWriter(options.properties, format).write(options.row, annotations)
+  if (options.properties.length === 0) body = body.replace(/,}$/, '}')
+  if (options.expanded && options.expanded.length > 0) {
+    let navigations = ''
+    for (const expanded of options.expanded) {
+      const writer = createEntityWriter(expanded.properties, format)
+      let rows = ''
+      for (let i = 0; i < expanded.rows.length; i++) rows += (i === 0 ? '' : ',') + writer.write(expanded.rows[i]!)
+      navigations += `,${JSON.stringify(expanded.name)}:[${rows}]`
+    }
+    body = body.slice(0, -1) + navigations + '}'
+  }
+  return { status: options.status, headers: responseHeaders(format, headers), body }
+}
+
+/** 204 No Content, with the new ETag when there is one (Post, Unpost, DELETE). */
+export function noContent(etag?: string): WriteResult {
+  return { status: 204, headers: etag === undefined ? {} : { ETag: etag } }
+}

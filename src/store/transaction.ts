@@ -1,0 +1,113 @@
+// The one place where write transactions begin, commit, roll back and retry.
+//
+// Every write handler is a function of (request, transaction): it receives a `Transaction` and never
+// opens, commits or retries one itself. A single HTTP write runs in `runInTransaction(pool, …)`; a
+// `$batch` change set will hold one connection for the whole batch and call
+// `runInTransaction(connection, work)` with a `work` that runs every operation of the set, so the
+// operations share one transaction and a deadlock retries the whole set.
+//
+// Isolation is READ COMMITTED for writes: every statement reads the latest committed rows (a document
+// locked with FOR UPDATE is then read together with its current table part), and InnoDB takes no gap
+// locks for searches, which under REPEATABLE READ make concurrent posts into neighbouring keys deadlock.
+// Totals stay exact without serialisation because they are maintained by additive upserts under row
+// locks (src/store/totals.ts).
+import type { ResultSetHeader } from 'mysql2'
+import type { Pool, PoolConnection } from './pool.js'
+
+/** The statements a write runs, on the connection and inside the transaction its caller opened. */
+export interface Transaction {
+  readonly connection: PoolConnection
+  /** A query returning rows (objects by column name), values as `?` placeholders. */
+  rows<T = Record<string, unknown>>(sql: string, values?: readonly unknown[]): Promise<T[]>
+  /** A query returning rows as arrays in the order of the select list. */
+  arrays(sql: string, values?: readonly unknown[]): Promise<unknown[][]>
+  /** A statement that changes rows; resolves to the driver's result header (affectedRows, …). */
+  run(sql: string, values?: readonly unknown[]): Promise<ResultSetHeader>
+}
+
+export interface TransactionOptions {
+  /** How many times the work runs at most when InnoDB picks it as a deadlock victim (default 5). */
+  readonly attempts?: number
+}
+
+const DEFAULT_ATTEMPTS = 5
+
+/** MySQL/MariaDB error numbers the write path tells apart. */
+export const ER_DUP_ENTRY = 1062
+export const ER_LOCK_DEADLOCK = 1213
+
+export function isDeadlock(error: unknown): boolean {
+  return (error as { errno?: number } | null)?.errno === ER_LOCK_DEADLOCK
+}
+
+export function isDuplicateKey(error: unknown): boolean {
+  return (error as { errno?: number } | null)?.errno === ER_DUP_ENTRY
+}
+
+export function transactionOn(connection: PoolConnection): Transaction {
+  return {
+    connection,
+    async rows<T>(sql: string, values: readonly unknown[] = []) {
+      const [rows] = await connection.query(sql, values as unknown[])
+      return rows as T[]
+    },
+    async arrays(sql: string, values: readonly unknown[] = []) {
+      const [rows] = await connection.query({ sql, rowsAsArray: true }, values as unknown[])
+      return rows as unknown[][]
+    },
+    async run(sql: string, values: readonly unknown[] = []) {
+      const [result] = await connection.query(sql, values as unknown[])
+      return result as ResultSetHeader
+    },
+  }
+}
+
+function isPool(source: Pool | PoolConnection): source is Pool {
+  return typeof (source as Pool).getConnection === 'function' && typeof (source as PoolConnection).release !== 'function'
+}
+
+/** A short random pause before a retry, growing with the attempt, so two victims do not collide again. */
+function backoff(attempt: number): Promise<void> {
+  const ms = attempt * 5 + Math.floor(Math.random() * 10 * attempt)
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/**
+ * Runs `work` in one READ COMMITTED transaction on a connection of the pool (taken and released here) or
+ * on the given connection (left open for its owner, e.g. a `$batch` running several change sets). Commits
+ * when `work` resolves, rolls back when it throws; when InnoDB reports a deadlock the whole `work` runs
+ * again, a few times, so `work` must have no effect outside the transaction (handlers return their
+ * response instead of writing it, and the caller sends it after the commit).
+ */
+export async function runInTransaction<T>(source: Pool | PoolConnection, work: (transaction: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  const attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS)
+  const owned = isPool(source)
+  const connection = owned ? await source.getConnection() : source
+  let broken = false
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await connection.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
+        await connection.query('START TRANSACTION')
+        const result = await work(transactionOn(connection))
+        await connection.query('COMMIT')
+        return result
+      } catch (error) {
+        try {
+          await connection.query('ROLLBACK')
+        } catch {
+          // The connection itself failed: do not hand it back to the pool.
+          broken = true
+          throw error
+        }
+        if (!isDeadlock(error) || attempt >= attempts) throw error
+        await backoff(attempt)
+      }
+    }
+  } finally {
+    if (owned) {
+      if (broken) connection.destroy()
+      else connection.release()
+    }
+  }
+}

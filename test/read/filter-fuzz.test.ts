@@ -1,0 +1,116 @@
+// Seeded fuzzing of reads: random strings made of the language's own words (properties of the set,
+// operators, functions, literals of every form) and mutations of valid filters, sent as $filter (and a
+// share as $orderby and $apply) to a running service. Whatever the input, the answer is 200 or 400 —
+// never a 500 — and it comes (a hang would fail the request's deadline). FUZZ_SCALE multiplies the
+// count (`make fuzz`); the suite runs a short slice.
+import t from 'tap'
+import { startReadService } from './support/read-fixture.js'
+
+const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_4ead)
+const SCALE = Number(process.env.FUZZ_SCALE ?? 1)
+const REQUESTS = Math.round(400 * SCALE)
+const DEADLINE_MS = 10_000
+
+const service = await startReadService('read_filter_fuzz')
+t.teardown(() => service.close())
+
+/** mulberry32: small, deterministic, so a failure can be replayed from the seed and index. */
+function mulberry32(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let value = state
+    value = Math.imul(value ^ (value >>> 15), value | 1)
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61)
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296
+  }
+}
+const random = mulberry32(SEED)
+const integer = (below: number) => Math.floor(random() * below)
+const pick = <T>(items: readonly T[]): T => items[integer(items.length)]!
+
+const SETS: Record<string, { properties: string[]; valid: string[] }> = {
+  Catalog_Products: {
+    properties: ['Code', 'Description', 'Article', 'Unit', 'DeletionMark', 'Ref_Key', 'DataVersion'],
+    valid: ["contains(Description,'olt') and Code ne '002'", "length(trim(Description)) gt 4 or Unit in ('kg','pcs')", "substring(Code,1,2) eq '01' and not DeletionMark", "indexof(tolower(Description),'n') ge 0"],
+  },
+  AccumulationRegister_Stock_RecordType: {
+    properties: ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount', 'Product/Description', 'Warehouse/Code'],
+    valid: ["Period ge 2024-01-01T00:00:00Z and Quantity mul 2 gt Amount div 3", "year(Period) eq 2024 and RecordType eq 'Receipt'", "Product/Unit eq 'pcs' or round(Quantity) eq 2", "cast(Quantity, Edm.Int64) add LineNumber mod 2 lt 50"],
+  },
+  Document_GoodsReceipt: {
+    properties: ['Number', 'Date', 'Posted', 'Comment', 'Warehouse/Description', 'Goods/$count', 'Ref_Key'],
+    valid: ['Goods/any(g: g/Quantity gt 5 and g/Product/Code ne \'x\')', 'Goods/all(g: g/Amount ge 0) and Posted', "Goods/$count($filter=Quantity lt 2) eq 1 or Date lt now()", "date(Date) ge 2024-02-01 and hour(Date) lt 23"],
+  },
+}
+
+const WORDS = [
+  ' eq ', ' ne ', ' gt ', ' ge ', ' lt ', ' le ', ' and ', ' or ', 'not ', ' add ', ' sub ', ' mul ', ' div ', ' divby ', ' mod ', ' in ', ' has ', '-',
+  '(', ')', ',', '/', ':', "'", "''", '"', '[', ']', '@p', '$it', '$count', 'any(g:', 'all(g:', 'g/', 'any()',
+  'contains(', 'startswith(', 'endswith(', 'length(', 'indexof(', 'substring(', 'tolower(', 'toupper(', 'trim(', 'concat(',
+  'year(', 'month(', 'day(', 'hour(', 'minute(', 'second(', 'date(', 'time(', 'now()', 'round(', 'floor(', 'ceiling(',
+  'cast(', 'isof(', 'Edm.String', 'Edm.Int32', 'Edm.Decimal', 'Edm.Double', 'Edm.Guid', 'Edm.DateTimeOffset', 'fractionalseconds(', 'totaloffsetminutes(',
+  "'text'", "'%'", "'_'", "'\\'", "'O''Brien'", "'Вин'", '2024-01-31', '2024-01-31T10:00:00Z', '9999-12-31T23:59:59-14:00', "datetime'2024-02-01T00:00:00'",
+  "guid'00000001-0000-4000-8000-000000000001'", '00000002-0000-4000-8000-000000000001', "duration'P1DT2H'", "duration'P99999999D'",
+  '0', '1', '-7', '3.14', '1e308', '-1e308', '2147483647', '9223372036854775807', '99999999999999999999999999999999999999', 'INF', 'NaN', 'null', 'true', 'false',
+  'SurrogateKey', 'Colour', 'StandardODATA.Catalog_Products', "StandardODATA.RecordType'Receipt'",
+]
+
+function soup(properties: readonly string[]): string {
+  let text = ''
+  const length = 1 + integer(14)
+  for (let i = 0; i < length; i++) text += random() < 0.35 ? pick(properties) : pick(WORDS)
+  return text
+}
+
+function mutate(valid: string): string {
+  let text = valid
+  for (let n = 1 + integer(3); n > 0; n--) {
+    const at = integer(text.length + 1)
+    switch (integer(5)) {
+      case 0:
+        text = text.slice(0, at) + pick(WORDS) + text.slice(at)
+        break
+      case 1:
+        text = text.slice(0, at) + text.slice(at + 1 + integer(4))
+        break
+      case 2:
+        text = text.slice(0, at)
+        break
+      case 3: {
+        const other = integer(text.length)
+        text = text.slice(0, Math.min(at, other)) + text.slice(Math.max(at, other)) + text.slice(Math.min(at, other), Math.max(at, other))
+        break
+      }
+      default:
+        text = text.slice(0, at) + text.slice(at).replace(/\d+/, () => pick(['0', '-1', '2147483648', '1e308', '99999999999']))
+    }
+  }
+  return text
+}
+
+function deadline<T>(promise: Promise<T>, label: string): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${DEADLINE_MS} ms: ${label}`)), DEADLINE_MS).unref())])
+}
+
+t.test(`${REQUESTS} seeded random reads: 200 or 400, never 500, never a hang`, async (t) => {
+  const statuses: Record<number, number> = {}
+  const failures: string[] = []
+  const setNames = Object.keys(SETS)
+  for (let i = 0; i < REQUESTS; i++) {
+    const setName = pick(setNames)
+    const set = SETS[setName]!
+    const text = random() < 0.5 ? soup(set.properties) : mutate(pick(set.valid))
+    const option = random() < 0.8 ? '$filter' : random() < 0.5 ? '$orderby' : '$apply'
+    const value = option === '$apply' && random() < 0.7 ? `filter(${text})/groupby((${pick(set.properties)}),aggregate($count as N))` : text
+    const path = `${setName}?${option}=${encodeURIComponent(value)}&$top=5&@p=${encodeURIComponent("'x'")}`
+    const response = await deadline(service.get(path), path)
+    statuses[response.status] = (statuses[response.status] ?? 0) + 1
+    if (response.status !== 200 && response.status !== 400) failures.push(`#${i} ${response.status} ${option}=${value} → ${response.text.slice(0, 200)}`)
+    else if (response.status === 400 && typeof response.json().error?.code !== 'string') failures.push(`#${i} 400 without an error code: ${value}`)
+  }
+  t.same(failures, [], `statuses: ${JSON.stringify(statuses)}`)
+  t.ok((statuses[200] ?? 0) > REQUESTS / 40, 'a fair share of the inputs are valid and run')
+  const after = await service.get('Catalog_Products/$count')
+  t.equal(after.text, '7', 'the data is untouched')
+})
