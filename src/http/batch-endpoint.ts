@@ -190,7 +190,8 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
     for (const { outcome, status } of recorder.entries) {
       const operation = outcome.planned.operation
       if (!shouldLog(level, operation.method, status)) continue
-      const errorCode = status >= 400 ? (/"code":"(\w+)"/.exec(outcome.response.body)?.[1] ?? undefined) : undefined
+      const rolledBack = status === 424 && outcome.response.status !== 424
+      const errorCode = rolledBack ? 'FailedDependency' : status >= 400 ? (/"code":"(\w+)"/.exec(outcome.response.body)?.[1] ?? undefined) : undefined
       entries.push({ ...base, method: operation.method, url: operation.url, status, durationMs: 0, contentId: operation.id, errorCode })
     }
     if (level === 'errors' && entries.length > 0 && !entries.includes(batchEntry)) entries.unshift(batchEntry)
