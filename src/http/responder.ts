@@ -90,7 +90,9 @@ export class Responder {
     this.finished = true
     this.res.cork(() => {
       this.writeHead(status, headers)
-      if (body === undefined) this.res.endWithoutBody(undefined, options.closeConnection)
+      // No body (204): uWS writes no Content-Length when called without arguments; passing `undefined`
+      // would be read as a length.
+      if (body === undefined) options.closeConnection ? this.res.end('', true) : this.res.endWithoutBody()
       else if (this.headOnly) this.res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, options.closeConnection)
       else this.res.end(body, options.closeConnection)
     })

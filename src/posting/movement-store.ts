@@ -93,3 +93,22 @@ export async function replaceMovements(
   await removeMovements(transaction, model, clear, recorder)
   await insertMovements(transaction, model, movements, recorder)
 }
+
+/**
+ * Inserts the movements of several recorders of one type that have none yet (documents created in the
+ * same transaction), with one multi-row INSERT per register and one totals statement per register.
+ */
+export async function insertMovementsOfNewRecorders(transaction: Transaction, model: ServiceModel, movements: readonly RegisterMovements[], recorderKeys: readonly string[], recorderType: string): Promise<void> {
+  for (const register of movements) {
+    if (register.rows.length === 0) continue
+    const sql = `INSERT INTO ${q(register.recordTypeSet.table)} (${register.columns.map((c) => q(c.column)).join(', ')}) VALUES ?`
+    try {
+      for (let start = 0; start < register.rows.length; start += ROWS_PER_INSERT) await transaction.run(sql, [register.rows.slice(start, start + ROWS_PER_INSERT)])
+    } catch (error) {
+      if (isDuplicateKey(error)) throw new ODataError('Conflict', `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with one of these keys`)
+      throw error
+    }
+    const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
+    if (totals) await transaction.run(totals.addMany.sql, totals.addMany.values(recorderKeys, recorderType))
+  }
+}

@@ -128,27 +128,45 @@ export interface TotalsDelta {
   values(recorder: string, recorderType: string): unknown[]
 }
 
+/** Adds the movements of several recorders of one type in one statement (a batch posting what it created). */
+export interface TotalsDeltaForMany {
+  readonly sql: string
+  values(recorders: readonly string[], recorderType: string): unknown[]
+}
+
 export interface RegisterTotals {
   readonly totalsTable: string
   readonly add: TotalsDelta
   readonly subtract: TotalsDelta
+  readonly addMany: TotalsDeltaForMany
 }
 
 const registerTotalsCache = new WeakMap<EntitySetModel, RegisterTotals | null>()
 
-function delta(source: TotalsSource, sign: 1 | -1): TotalsDelta {
-  const filter = ` AND ${q('Recorder')} = ? AND ${q('Recorder_Type')} = ?`
+function deltaSql(source: TotalsSource, sign: 1 | -1, filter: string): string {
   const alias = (i: number) => q(`d${i}`)
   const columns = [...source.keyColumns, ...source.resourceColumns]
   const aliased = columns.map((c, i) => `${q(c)} AS ${alias(i)}`)
   const keyCount = source.keyColumns.length
-  const sql =
+  return (
     `INSERT INTO ${q(source.totalsTable)} (${columns.map(q).join(', ')}) ` +
     `SELECT * FROM (SELECT ${aliased.join(', ')} FROM (${source.select(filter, sign)}) AS grouped) AS d ` +
     `ORDER BY ${source.keyColumns.map((_, i) => alias(i)).join(', ')} ` +
     `ON DUPLICATE KEY UPDATE ${source.resourceColumns.map((c, i) => `${q(c)} = ${q(c)} + ${alias(keyCount + i)}`).join(', ')}`
+  )
+}
+
+function delta(source: TotalsSource, sign: 1 | -1): TotalsDelta {
+  const sql = deltaSql(source, sign, ` AND ${q('Recorder')} = ? AND ${q('Recorder_Type')} = ?`)
   const repeats = source.filterRepeats
   return { sql, values: (recorder, recorderType) => Array.from({ length: repeats }, () => [recorder, recorderType]).flat() }
+}
+
+function deltaForMany(source: TotalsSource): TotalsDeltaForMany {
+  // `IN (?)` with an array: the driver expands it into a list of placeholders' values.
+  const sql = deltaSql(source, 1, ` AND ${q('Recorder')} IN (?) AND ${q('Recorder_Type')} = ?`)
+  const repeats = source.filterRepeats
+  return { sql, values: (recorders, recorderType) => Array.from({ length: repeats }, () => [recorders, recorderType]).flat() }
 }
 
 /**
@@ -159,7 +177,7 @@ export function registerTotals(model: ServiceModel, registerSet: EntitySetModel)
   const cached = registerTotalsCache.get(registerSet)
   if (cached !== undefined) return cached ?? undefined
   const source = totalsSource(model, registerSet)
-  const totals = source ? { totalsTable: source.totalsTable, add: delta(source, 1), subtract: delta(source, -1) } : undefined
+  const totals = source ? { totalsTable: source.totalsTable, add: delta(source, 1), subtract: delta(source, -1), addMany: deltaForMany(source) } : undefined
   registerTotalsCache.set(registerSet, totals ?? null)
   return totals
 }

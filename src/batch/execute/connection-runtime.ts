@@ -13,6 +13,7 @@ import { sendWriteResult } from '../../service/writes/write-result.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { runInTransaction, type Transaction } from '../../store/transaction.js'
 import type { BatchRuntime } from './execute-batch.js'
+import { planCoalescedRun, writeCoalescedRun } from './coalesced-run.js'
 
 /** Thrown to roll a change set back after one of its operations answered with an error. */
 const ROLL_BACK = Symbol('roll back the change set')
@@ -28,7 +29,13 @@ export function createBatchRuntime(context: ServiceContext): BatchRuntime {
       const connection = await context.pool.getConnection()
       try {
         await runInTransaction(connection, async (transaction) => {
-          const commit = await body((request, sink) => runInside(transaction, request, sink))
+          const commit = await body({
+            run: (request, sink) => runInside(transaction, request, sink),
+            async writeRun(createRequests, postedIndexes) {
+              const plans = planCoalescedRun(context, createRequests, postedIndexes)
+              return plans ? writeCoalescedRun(context, transaction, plans, postedIndexes) : undefined
+            },
+          })
           if (!commit) throw ROLL_BACK
         })
       } catch (error) {

@@ -18,12 +18,21 @@ import type { JsonValue } from '../intake/index.js'
 import { operationJsonBody, type BatchPlan, type PlannedOperation, type PlanStep } from '../plan/plan-batch.js'
 import { CollectingSink, errorResponse, type CollectedResponse } from './collecting-sink.js'
 import { isDeadlock } from '../../store/transaction.js'
+import type { WriteResult } from '../../service/writes/write-result.js'
+import { findCoalescibleRun } from './coalesced-run.js'
+
+/** What runs inside a change set's transaction. */
+export interface TransactionScope {
+  run(request: ServiceRequest, sink: ResponseSink): Promise<void>
+  /** Writes consecutive creates (and Posts of them) together; undefined: run them one by one instead. */
+  writeRun(createRequests: readonly ServiceRequest[], postedIndexes: readonly number[]): Promise<readonly WriteResult[] | undefined>
+}
 
 /** How operations reach the handlers: one at a time, or several inside one transaction. */
 export interface BatchRuntime {
   run(request: ServiceRequest, sink: ResponseSink): Promise<void>
   /** Runs `body` in one transaction; commits when it resolves true, rolls back when it resolves false or throws; may run it again after a deadlock. */
-  transaction(body: (run: (request: ServiceRequest, sink: ResponseSink) => Promise<void>) => Promise<boolean>): Promise<void>
+  transaction(body: (scope: TransactionScope) => Promise<boolean>): Promise<void>
 }
 
 export interface OperationOutcome {
@@ -132,13 +141,35 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
       if (isDeadlock(error)) throw error
       return errorResponse(toODataError(error))
     }
-    const response = sink.result()
+    return remember(planned, sink.result())
+  }
+
+  /** Keeps the Location of a 201 for `$<id>` references to it. */
+  const remember = (planned: PlannedOperation, response: CollectedResponse): CollectedResponse => {
     const id = planned.operation.id
     const location = response.headers.Location
     if (id !== undefined && response.status === 201 && location !== undefined && location.startsWith(execution.serviceRoot)) {
       locations.set(id, location.slice(execution.serviceRoot.length))
     }
     return response
+  }
+
+  /** Runs a coalescible run starting at `start` together; the outcomes, or undefined to go one by one. */
+  const runTogether = async (operations: readonly PlannedOperation[], start: number, scope: TransactionScope): Promise<OperationOutcome[] | undefined> => {
+    const run = findCoalescibleRun(execution.model, operations, start)
+    if (!run || run.creates.some((c) => dependencyFailure(c, failedNames))) return undefined
+    let requests: ServiceRequest[]
+    try {
+      requests = run.creates.map(buildRequest)
+    } catch {
+      return undefined
+    }
+    const results = await scope.writeRun(requests, run.posts.map((p) => p.createIndex))
+    if (!results) return undefined
+    const asResponse = (result: WriteResult): CollectedResponse => ({ status: result.status, headers: result.headers, body: result.body ?? '' })
+    const outcomes = run.creates.map((planned, i) => ({ planned, response: remember(planned, asResponse(results[i]!)) }))
+    run.posts.forEach(({ planned }, i) => outcomes.push({ planned, response: asResponse(results[run.creates.length + i]!) }))
+    return outcomes
   }
 
   const markFailed = (planned: PlannedOperation) => {
@@ -161,12 +192,19 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
     const outcomes: OperationOutcome[] = []
     let failure: OperationOutcome | undefined
     try {
-      await runtime.transaction(async (run) => {
+      await runtime.transaction(async (scope) => {
         // A retried set (deadlock) starts over.
         outcomes.length = 0
         failure = undefined
-        for (const planned of step.operations) {
-          const response = await runOne(planned, run)
+        for (let i = 0; i < step.operations.length; ) {
+          const together = await runTogether(step.operations, i, scope)
+          if (together) {
+            outcomes.push(...together)
+            i += together.length
+            continue
+          }
+          const planned = step.operations[i++]!
+          const response = await runOne(planned, (request, sink) => scope.run(request, sink))
           const outcome = { planned, response }
           outcomes.push(outcome)
           if (failed(response)) {

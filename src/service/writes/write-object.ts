@@ -86,8 +86,30 @@ function rowValues(set: EntitySetModel, row: readonly unknown[]): Map<string, un
   return new Map(set.properties.map((p, i) => [p.name, row[i]] as const))
 }
 
-/** POST to a catalog or document set. */
-export function prepareCreate(context: ServiceContext, request: ServiceRequest, set: EntitySetModel): WriteOperation {
+/** A validated create, before any SQL: what `writeCreates` inserts. */
+export interface CreatePlan {
+  readonly request: ServiceRequest
+  readonly set: EntitySetModel
+  readonly format: ReturnType<typeof jsonFormat>
+  readonly refKey: string
+  readonly values: Values
+  readonly tableParts: ReadonlyMap<string, readonly Values[]>
+}
+
+/** What a create wrote: the stored row, its table-part rows by name, and the response. */
+export interface CreatedEntity {
+  readonly plan: CreatePlan
+  readonly row: readonly unknown[]
+  readonly tablePartRows: ReadonlyMap<string, readonly unknown[][]>
+  readonly dataVersion: string
+  readonly result: WriteResult
+}
+
+/** Thrown when a multi-row create hits an existing key: the caller writes the creates one by one to tell which. */
+export class CoalescedCreateConflict extends Error {}
+
+/** Checks a POST to a catalog or document set and converts its body; no SQL. */
+export function planCreate(context: ServiceContext, request: ServiceRequest, set: EntitySetModel): CreatePlan {
   const { model } = context
   const format = jsonFormat(request)
   const body = parseJsonBody(request, true)!
@@ -98,36 +120,59 @@ export function prepareCreate(context: ServiceContext, request: ServiceRequest, 
   } else {
     refKey = randomUUID()
   }
-  const values = readProperties(model, body, objectWritable(set))
-  const tableParts = readTableParts(model, set, body)
-  const isDocument = set.kind === 'Document'
+  return { request, set, format, refKey, values: readProperties(model, body, objectWritable(set)), tableParts: readTableParts(model, set, body) }
+}
 
-  return async (transaction) => {
+/**
+ * Inserts the planned entities of one set with one multi-row INSERT per table (a `$batch` change set
+ * writes consecutive creates so; a single request is a run of one). The observable result of each is the
+ * same as one by one: its row, its Location, its 201 body. An existing key fails a run of one with 409
+ * (412 with `If-None-Match: *`), and a longer run with CoalescedCreateConflict.
+ */
+export async function writeCreates(transaction: Transaction, model: ServiceModel, plans: readonly CreatePlan[]): Promise<CreatedEntity[]> {
+  const set = plans[0]!.set
+  const isDocument = set.kind === 'Document'
+  const prepared = plans.map((plan) => {
     const dataVersion = newDataVersion()
-    const fixed: Record<string, unknown> = { Ref_Key: refKey, DataVersion: dataVersion }
+    const fixed: Record<string, unknown> = { Ref_Key: plan.refKey, DataVersion: dataVersion }
     if (isDocument) {
       fixed.Posted = 0
-      if (!values.has('Date')) fixed.Date = nowStored()
+      if (!plan.values.has('Date')) fixed.Date = nowStored()
     }
-    const row = fullRow(set, values, fixed)
-    try {
-      await insertRows(transaction, set, [row])
-    } catch (error) {
-      if (!isDuplicateKey(error)) throw error
-      // decisions.md §5: an existing Ref_Key is 409, or 412 when the client said If-None-Match: *.
-      if (request.headers.get('if-none-match')?.trim() === '*') throw new ODataError('PreconditionFailed', `${set.name} already has an entity with Ref_Key ${refKey} (If-None-Match: *)`, { target: 'Ref_Key' })
-      throw new ODataError('Conflict', `${set.name} already has an entity with Ref_Key ${refKey}`, { target: 'Ref_Key' })
-    }
-    const expanded: ExpandedRows[] = []
-    for (const name of tablePartNames(set)) {
-      const rowSet = tablePartSet(model, set, name)
-      const rows = tablePartRows(rowSet, refKey, tableParts.get(name) ?? [])
-      await insertRows(transaction, rowSet, rows)
-      expanded.push({ name, properties: rowSet.properties, rows })
-    }
-    const etag = entityTag(dataVersion)
-    return entityResult(request, format, { status: 201, set, properties: set.properties, row, etag, location: entityLocation(request, set, rowValues(set, row)), expanded })
+    return { plan, dataVersion, row: fullRow(set, plan.values, fixed) }
+  })
+  try {
+    await insertRows(transaction, set, prepared.map((p) => p.row))
+  } catch (error) {
+    if (!isDuplicateKey(error)) throw error
+    if (plans.length > 1) throw new CoalescedCreateConflict()
+    const { request, refKey } = plans[0]!
+    // decisions.md §5: an existing Ref_Key is 409, or 412 when the client said If-None-Match: *.
+    if (request.headers.get('if-none-match')?.trim() === '*') throw new ODataError('PreconditionFailed', `${set.name} already has an entity with Ref_Key ${refKey} (If-None-Match: *)`, { target: 'Ref_Key' })
+    throw new ODataError('Conflict', `${set.name} already has an entity with Ref_Key ${refKey}`, { target: 'Ref_Key' })
   }
+  const tablePartRowsByPlan = prepared.map(() => new Map<string, unknown[][]>())
+  for (const name of tablePartNames(set)) {
+    const rowSet = tablePartSet(model, set, name)
+    const all: unknown[][] = []
+    prepared.forEach(({ plan }, i) => {
+      const rows = tablePartRows(rowSet, plan.refKey, plan.tableParts.get(name) ?? [])
+      tablePartRowsByPlan[i]!.set(name, rows)
+      all.push(...rows)
+    })
+    if (all.length > 0) await insertRows(transaction, rowSet, all)
+  }
+  return prepared.map(({ plan, dataVersion, row }, i) => {
+    const expanded: ExpandedRows[] = tablePartNames(set).map((name) => ({ name, properties: tablePartSet(model, set, name).properties, rows: tablePartRowsByPlan[i]!.get(name)! }))
+    const result = entityResult(plan.request, plan.format, { status: 201, set, properties: set.properties, row, etag: entityTag(dataVersion), location: entityLocation(plan.request, set, rowValues(set, row)), expanded })
+    return { plan, row, tablePartRows: tablePartRowsByPlan[i]!, dataVersion, result }
+  })
+}
+
+/** POST to a catalog or document set. */
+export function prepareCreate(context: ServiceContext, request: ServiceRequest, set: EntitySetModel): WriteOperation {
+  const plan = planCreate(context, request, set)
+  return async (transaction) => (await writeCreates(transaction, context.model, [plan]))[0]!.result
 }
 
 /** PATCH (merge) or PUT (replace) of a catalog item or document. */

@@ -22,11 +22,7 @@ export interface ExpandedRows {
 }
 
 export function sendWriteResult(sink: ResponseSink, result: WriteResult): void {
-  // Workaround: the HTTP Responder ends a body-less response with uWS `endWithoutBody(undefined, …)`,
-  // which writes `Content-Length: 9223372036854775808` and drops the keep-alive connection. An empty
-  // body gives a clean `Content-Length: 0` and keeps the connection; drop this once the Responder
-  // calls `endWithoutBody()` without arguments.
-  sink.send(result.status, result.headers, result.body ?? '')
+  sink.send(result.status, result.headers, result.body)
 }
 
 /** `Prefer: return=minimal` (OData 4.01 §8.2.8.7): a write answers 204 without the entity. */
