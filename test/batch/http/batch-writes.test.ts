@@ -138,3 +138,21 @@ t.test('a log that cannot be written after the batch ran: 500 LogWriteFailed, op
   t.same(error.details.map((d: { target: string; code: string }) => [d.target, d.code]), [['a', '201']], 'details list each executed operation')
   t.equal(await count("SELECT COUNT(*) FROM c_Warehouses WHERE Code = 'LOGFAIL'"), 1, 'the operation is committed')
 })
+
+t.test('operations run under the batch subject and profile; respond-async is ignored; repeatable operations', async (t) => {
+  const reader = await postJson([{ id: '1', method: 'POST', url: 'Catalog_Warehouses', headers: json, body: { Code: 'RD-1', Description: 'x' } }], { Authorization: 'Bearer reader-token' })
+  t.equal(reader.json().responses[0].status, 403, "the reader profile may not write, inside a batch too")
+  t.equal(await count("SELECT COUNT(*) FROM c_Warehouses WHERE Code = 'RD-1'"), 0)
+
+  const async = await postJson([{ id: '1', method: 'GET', url: `Catalog_Warehouses(${warehouse})` }], { Prefer: 'respond-async' })
+  t.equal(async.status, 200, 'answered synchronously')
+  t.equal(async.headers['preference-applied'], undefined)
+
+  const repeatable = (code: string) => ({ id: '1', method: 'POST', url: 'Catalog_Warehouses', headers: { ...json, 'Repeatability-Request-ID': 'batch-retry-1', 'Repeatability-First-Sent': new Date().toUTCString() }, body: { Code: code, Description: 'once' } })
+  const first = await postJson([repeatable('REP-1')])
+  const again = await postJson([repeatable('REP-1')])
+  t.equal(first.json().responses[0].status, 201)
+  t.equal(again.json().responses[0].status, 201)
+  t.equal(again.json().responses[0].headers['repeatability-result'], 'accepted', 'the kept response is replayed')
+  t.equal(await count("SELECT COUNT(*) FROM c_Warehouses WHERE Code = 'REP-1'"), 1, 'written once')
+})
