@@ -5,6 +5,7 @@
 // count (`make fuzz`); the suite runs a short slice.
 import t from 'tap'
 import { startReadService } from './support/read-fixture.js'
+import { mulberry32 } from '../support/seeded-random.js'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_4ead)
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1)
@@ -14,17 +15,6 @@ const DEADLINE_MS = 10_000
 const service = await startReadService('read_filter_fuzz')
 t.teardown(() => service.close())
 
-/** mulberry32: small, deterministic, so a failure can be replayed from the seed and index. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let value = state
-    value = Math.imul(value ^ (value >>> 15), value | 1)
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61)
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296
-  }
-}
 const random = mulberry32(SEED)
 const integer = (below: number) => Math.floor(random() * below)
 const pick = <T>(items: readonly T[]): T => items[integer(items.length)]!

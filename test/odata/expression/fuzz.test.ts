@@ -6,23 +6,13 @@ import t from 'tap'
 import { ODataError } from '../../../src/errors.js'
 import { ExpressionError, type ExpressionLimits, type ParseStatistics } from '../../../src/odata/expression/index.js'
 import { PARSERS, type OptionName } from './fixtures/parse-helpers.js'
+import { mulberry32 } from '../../support/seeded-random.js'
 
 const SEED = 0x0da7a
 const RANDOM_STRINGS = 1500
 const MUTATIONS = 2500
 const DEEP_INPUTS = 300
 
-/** mulberry32: a small deterministic PRNG, so that a failure can be replayed from the seed. */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let value = state
-    value = Math.imul(value ^ (value >>> 15), value | 1)
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61)
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const random = mulberry32(SEED)
 const integer = (below: number) => Math.floor(random() * below)
