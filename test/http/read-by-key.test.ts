@@ -103,3 +103,25 @@ t.test('keys that name nothing, or are malformed', async (t) => {
   }
   t.equal((await get(`Catalog_Products(guid'${product.Ref_Key}')`)).status, 200, 'the table is still there')
 })
+
+t.test('the plain read by key answers exactly what the general read pipeline answers', async (t) => {
+  const receipt = await one<{ Ref_Key: string }>('SELECT Ref_Key FROM d_GoodsReceipt ORDER BY Date LIMIT 1')
+  const rate = await one<{ Period: string }>("SELECT Period FROM `ir_КурсыВалют` WHERE `Валюта` = 'EUR' ORDER BY Period LIMIT 1")
+  const account = await one<{ Ref_Key: string }>('SELECT Ref_Key FROM coa_Main ORDER BY Code LIMIT 1')
+  const paths = [
+    `Catalog_Products(${product.Ref_Key})`,
+    `Document_GoodsReceipt(${receipt.Ref_Key})`,
+    `Document_GoodsReceipt_Goods(Ref_Key=${receipt.Ref_Key},LineNumber=1)`,
+    `AccumulationRegister_Stock_RecordType(Recorder=${receipt.Ref_Key},Recorder_Type='StandardODATA.Document_GoodsReceipt',LineNumber=1)`,
+    `${encodeURIComponent('InformationRegister_КурсыВалют')}(Period=${rate.Period.replace(' ', 'T')}Z,${encodeURIComponent('Валюта')}='EUR')`,
+    `ChartOfAccounts_Main(${account.Ref_Key})`,
+  ]
+  for (const path of paths) {
+    const plain = await get(path)
+    const general = await get(`${path}?$format=json`)
+    t.equal(plain.status, 200, path)
+    t.equal(plain.text, general.text, `${path}: the same body`)
+    t.equal(plain.headers.etag, general.headers.etag, `${path}: the same ETag`)
+    t.equal(plain.headers['content-type'], general.headers['content-type'], `${path}: the same content type`)
+  }
+})
