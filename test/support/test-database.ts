@@ -12,7 +12,9 @@ export interface TestDatabase {
 
 export async function createTestDatabase(name: string): Promise<TestDatabase> {
   const base = parseDatabaseUrl(process.env.DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_registers')
-  const database = `odata_test_${name.replace(/[^A-Za-z0-9_]/g, '_')}`.slice(0, 64)
+  // TEST_DATABASE_SUFFIX keeps two suite runs against one server apart (each file's database is named after it).
+  const suffix = (process.env.TEST_DATABASE_SUFFIX ?? '').replace(/[^A-Za-z0-9_]/g, '_')
+  const database = `odata_test_${name.replace(/[^A-Za-z0-9_]/g, '_')}${suffix}`.slice(0, 64)
   const admin = await mysql.createConnection({ host: base.host, port: base.port, user: base.user, password: base.password })
   await admin.query(`DROP DATABASE IF EXISTS \`${database}\``)
   await admin.query(`CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`)
