@@ -11,6 +11,7 @@ import { readNavigation } from './read-navigation.js'
 import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
 import { runWrite } from './writes/run-write.js'
+import { readVirtualTable } from '../virtual/read-virtual-table.js'
 
 /** The methods a resource accepts, for `405` with `Allow` (HEAD goes with GET). */
 export function allowedMethods(path: ResourcePath): readonly string[] {
@@ -72,8 +73,7 @@ export async function handleRequest(context: ServiceContext, request: ServiceReq
       authorizeWrite(request.subject, path.set)
       return runWrite(context, request, sink)
     case 'function':
-      authorizeRead(request.subject, path.set)
-      throw notYet(`The function ${path.function.name}`)
+      return readVirtualTable(context, request, sink, path)
   }
 }
 

@@ -4,10 +4,17 @@
 // - an ENUM whose allowed values grew (a new recorder) is widened, because old values stay valid;
 // - anything else that differs (a column the model no longer has, a changed type) is reported, never
 //   dropped or converted silently: data loss must be somebody's explicit decision.
+// Totals are derived data: a totals table whose layout is not the one this code keeps (the versions
+// recorded in `_service_state`), or that was just created or given new columns, is recomputed from the
+// movements (totals.ts), so a database from an older version serves correct balances at once.
 import type { Pool } from './pool.js'
 import { createTableSql, schemaTables, type TableDefinition } from './schema.js'
 import { quoteIdentifier as q } from '../sql/quote-identifier.js'
 import type { ServiceModel } from '../model/model.js'
+import { recomputeTotals, totalsLayouts } from './totals.js'
+
+/** The `_service_state` entry recording the layout version of each totals table (JSON: table → version). */
+const TOTALS_LAYOUT_MARKER = 'totals_layout'
 
 export interface MigrationReport {
   readonly createdTables: string[]
@@ -71,7 +78,25 @@ export async function migrate(pool: Pool, model: ServiceModel): Promise<Migratio
     }
     await reconcileTable(pool, table, columns, report)
   }
+  await bringTotalsUpToDate(pool, model, report)
   return report
+}
+
+/**
+ * Recomputes the totals tables whose recorded layout is not the code's (none recorded: version 1, the
+ * layout from before versions were recorded) or that were just created or given columns.
+ */
+async function bringTotalsUpToDate(pool: Pool, model: ServiceModel, report: MigrationReport): Promise<void> {
+  const wanted = totalsLayouts(model)
+  const [rows] = await pool.query('SELECT `value` FROM `_service_state` WHERE `name` = ?', [TOTALS_LAYOUT_MARKER])
+  const text = (rows as { value: string }[])[0]?.value
+  const recorded = new Map(Object.entries(text === undefined ? {} : (JSON.parse(text) as Record<string, number>)))
+  const altered = new Set([...report.createdTables, ...report.addedColumns.map((column) => column.slice(0, column.indexOf('.')))])
+  const stale = new Set([...wanted].filter(([table, version]) => (recorded.get(table) ?? 1) !== version || altered.has(table)).map(([table]) => table))
+  if (stale.size > 0) await recomputeTotals(pool, model, stale)
+  if (stale.size > 0 || text === undefined || [...wanted].some(([table, version]) => recorded.get(table) !== version)) {
+    await pool.query('REPLACE INTO `_service_state` (`name`, `value`) VALUES (?, ?)', [TOTALS_LAYOUT_MARKER, JSON.stringify(Object.fromEntries(wanted))])
+  }
 }
 
 async function reconcileTable(pool: Pool, table: TableDefinition, columns: ExistingColumn[], report: MigrationReport): Promise<void> {

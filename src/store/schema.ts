@@ -6,6 +6,7 @@ import { extDimensionColumns } from '../model/build-model.js'
 import type { EntitySetModel, PropertyModel, ServiceModel, StorageType } from '../model/model.js'
 import { EMPTY_GUID } from '../model/model.js'
 import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import { expenseColumn, receiptColumn } from './totals.js'
 
 export interface ColumnDefinition {
   readonly name: string
@@ -64,13 +65,20 @@ function movementTable(recordType: EntitySetModel, dimensionColumns: string[]): 
 
 /**
  * Totals of a balance-kind accumulation register: per month (`Period` = the first day) and dimension
- * combination, the net change of each resource in that month. Kept in the transaction that writes the
- * movements, so a balance reads O(groups × months) totals rows instead of every movement.
+ * combination, the net change of each resource in that month and its receipts and expenses
+ * (`<R>Receipt`, `<R>Expense`); and per dimension combination one all-time row (`Period` =
+ * ALL_TIME_PERIOD, net columns 0) whose receipts minus expenses are the current balance (totals.ts).
+ * Kept in the transaction that writes the movements, so a balance reads O(groups) totals rows instead of
+ * every movement, and the turnovers of whole months O(groups × months).
  */
 function accumulationTotalsTable(tableName: string, dimensions: readonly PropertyModel[], resources: readonly PropertyModel[]): TableDefinition {
+  const flows = resources.flatMap((r) => [
+    { name: receiptColumn(r.column), definition: columnType(r.storage) },
+    { name: expenseColumn(r.column), definition: columnType(r.storage) },
+  ])
   return {
     name: tableName,
-    columns: [{ name: 'Period', definition: "DATE NOT NULL DEFAULT '0001-01-01'" }, ...dimensions.map(column), ...resources.map(column)],
+    columns: [{ name: 'Period', definition: "DATE NOT NULL DEFAULT '0001-01-01'" }, ...dimensions.map(column), ...resources.map(column), ...flows],
     primaryKey: ['Period', ...names(dimensions)],
     indexes: dimensions.length > 0 ? [{ name: 'by_dimensions', columns: names(dimensions) }] : [],
   }

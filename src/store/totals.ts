@@ -2,14 +2,25 @@
 // registers of the Balance kind) or its Dr and Cr turnovers (accounting registers). Only active
 // movements count, as for balances (decisions.md §6).
 //
+// Accumulation totals carry more than the net change, so that virtual tables (src/virtual) cost what
+// the number of groups costs, not the number of movements:
+// - each month row also holds the month's receipts and expenses (`<R>Receipt`, `<R>Expense`), so the
+//   turnovers of whole months come from totals;
+// - one more row per dimension combination, at the period ALL_TIME_PERIOD (9999-12-31, never the first
+//   day of a month, so it cannot meet a month row), holds the receipts and expenses of all time: the
+//   current balance is `<R>Receipt - <R>Expense` of that row, one row per group. Its net columns stay
+//   0, so that the sum of the net column over a group's rows is still the balance, as before.
+//
 // Two ways to keep them, built from one SQL shape so they cannot disagree:
-// - `recomputeTotals` rebuilds every totals table from the movements (the seed generator and
-//   `cli recompute-totals` run it); it is the reference the incremental way must agree with;
+// - `recomputeTotals` rebuilds every totals table from the movements (the seed generator, `cli
+//   recompute-totals` and `migrate`, when the layout changed, run it); it is the reference the
+//   incremental way must agree with;
 // - `totalsDelta` adds (+1) or subtracts (−1) the movements of one recorder, inside the transaction
 //   that inserts or deletes them: subtract before the old movements are deleted, add after the new ones
 //   are inserted. Each is one `INSERT … SELECT … ON DUPLICATE KEY UPDATE t = t + delta`, so two
 //   transactions posting into the same totals row serialise on its row lock and both changes count.
-//   Rows are upserted in key order, which keeps lock order the same across transactions.
+//   Rows are upserted in key order, which keeps lock order the same across transactions (the all-time
+//   row of a group comes after its month rows).
 //
 // A group whose movements are all removed keeps a totals row of zeros: it means the same as no row,
 // and a recomputation drops it. Equality of totals is therefore "equal after dropping all-zero rows".
@@ -27,6 +38,8 @@ const MONTH_START = (column: string) => `CAST(DATE_FORMAT(${q(column)}, '%Y-%m-0
 /** Where a totals table gets its rows from: the SELECT of (group columns…, resource sums…) over the movements. */
 interface TotalsSource {
   readonly totalsTable: string
+  /** Its layout version (TOTALS_LAYOUT_VERSIONS). */
+  readonly layoutVersion: number
   /** Columns of the totals table: its key first, then the resource columns. */
   readonly keyColumns: readonly string[]
   readonly resourceColumns: readonly string[]
@@ -36,22 +49,48 @@ interface TotalsSource {
   readonly filterRepeats: number
 }
 
+/** The period of the all-time row of an accumulation totals table (a DATE that is never a month's first day). */
+export const ALL_TIME_PERIOD = '9999-12-31'
+
+/**
+ * The layout of each kind of totals table, bumped whenever the columns or the meaning of its rows change:
+ * `migrate` then recomputes the tables of that kind (and only those: at ten million movements a
+ * recomputation takes minutes). Version 1 is the layout from before versions were recorded.
+ */
+export const TOTALS_LAYOUT_VERSIONS = { accumulation: 2, accounting: 1 } as const
+
+/** The receipt and expense columns of a resource in an accumulation totals table. */
+export function receiptColumn(resource: string): string {
+  return `${resource}Receipt`
+}
+export function expenseColumn(resource: string): string {
+  return `${resource}Expense`
+}
+
 function accumulationSource(registerSet: EntitySetModel): TotalsSource | undefined {
   const source = registerSet.source
   if (source.type !== 'accumulationRegister' || source.totalsTable === undefined) return undefined
   const dims = source.dimensions.map(q)
   const negate = (sign: 1 | -1) => (sign === 1 ? '' : '-')
+  const receipt = (r: string) => `CASE WHEN ${q('RecordType')} = 'Receipt' THEN ${q(r)} ELSE 0 END`
+  const expense = (r: string) => `CASE WHEN ${q('RecordType')} = 'Receipt' THEN 0 ELSE ${q(r)} END`
+  // Month rows: net, receipts, expenses of the month. The all-time row: net 0, receipts and expenses of all time.
+  const values = (sign: 1 | -1, allTime: boolean) => [
+    ...source.resources.map((r) => (allTime ? `0 AS ${q(r)}` : `${negate(sign)}SUM(${receipt(r)} - ${expense(r)}) AS ${q(r)}`)),
+    ...source.resources.flatMap((r) => [`${negate(sign)}SUM(${receipt(r)}) AS ${q(receiptColumn(r))}`, `${negate(sign)}SUM(${expense(r)}) AS ${q(expenseColumn(r))}`]),
+  ]
+  const from = (filter: string) => ` FROM ${q(registerSet.table)} WHERE ${q('Active')} = 1${filter}`
   return {
     totalsTable: source.totalsTable,
+    layoutVersion: TOTALS_LAYOUT_VERSIONS.accumulation,
     keyColumns: ['Period', ...source.dimensions],
-    resourceColumns: source.resources,
-    filterRepeats: 1,
+    resourceColumns: [...source.resources, ...source.resources.flatMap((r) => [receiptColumn(r), expenseColumn(r)])],
+    filterRepeats: 2,
     select: (filter, sign) =>
-      `SELECT ${[
-        `${MONTH_START('Period')} AS ${q('Period')}`,
-        ...dims,
-        ...source.resources.map((r) => `${negate(sign)}SUM(CASE WHEN ${q('RecordType')} = 'Receipt' THEN ${q(r)} ELSE -${q(r)} END) AS ${q(r)}`),
-      ].join(', ')} FROM ${q(registerSet.table)} WHERE ${q('Active')} = 1${filter} GROUP BY ${[MONTH_START('Period'), ...dims].join(', ')}`,
+      `SELECT ${[`${MONTH_START('Period')} AS ${q('Period')}`, ...dims, ...values(sign, false)].join(', ')}${from(filter)} GROUP BY ${[MONTH_START('Period'), ...dims].join(', ')}` +
+      ` UNION ALL SELECT ${[`CAST('${ALL_TIME_PERIOD}' AS DATE) AS ${q('Period')}`, ...dims, ...values(sign, true)].join(', ')}${from(filter)}` +
+      // Without dimensions there is no GROUP BY, and an aggregate over no rows would still give one row of NULLs.
+      (dims.length > 0 ? ` GROUP BY ${dims.join(', ')}` : ' HAVING COUNT(*) > 0'),
   }
 }
 
@@ -81,6 +120,7 @@ function accountingSource(model: ServiceModel, registerSet: EntitySetModel): Tot
   const groupColumns = keyColumns.map(q)
   return {
     totalsTable: source.totalsTable,
+    layoutVersion: TOTALS_LAYOUT_VERSIONS.accounting,
     keyColumns,
     resourceColumns,
     filterRepeats: 2,
@@ -94,24 +134,37 @@ function totalsSource(model: ServiceModel, registerSet: EntitySetModel): TotalsS
   return accumulationSource(registerSet) ?? accountingSource(model, registerSet)
 }
 
-/** The statements that rebuild every totals table of the model (each a DELETE, then an INSERT … SELECT). */
-export function recomputeTotalsStatements(model: ServiceModel): string[] {
+/** Every totals table of the model with the version of its layout. */
+export function totalsLayouts(model: ServiceModel): Map<string, number> {
+  const layouts = new Map<string, number>()
+  for (const set of model.entitySets) {
+    const source = totalsSource(model, set)
+    if (source) layouts.set(source.totalsTable, source.layoutVersion)
+  }
+  return layouts
+}
+
+/**
+ * The statements that rebuild every totals table of the model, or those named in `only` (each a DELETE,
+ * then an INSERT … SELECT).
+ */
+export function recomputeTotalsStatements(model: ServiceModel, only?: ReadonlySet<string>): string[] {
   const statements: string[] = []
   for (const set of model.entitySets) {
     const source = totalsSource(model, set)
-    if (!source) continue
+    if (!source || (only !== undefined && !only.has(source.totalsTable))) continue
     statements.push(`DELETE FROM ${q(source.totalsTable)}`)
     statements.push(`INSERT INTO ${q(source.totalsTable)} (${[...source.keyColumns, ...source.resourceColumns].map(q).join(', ')}) ${source.select('', 1)}`)
   }
   return statements
 }
 
-/** Rebuilds all totals in one transaction. */
-export async function recomputeTotals(pool: Pool, model: ServiceModel): Promise<void> {
+/** Rebuilds all totals (or the tables named in `only`) in one transaction. */
+export async function recomputeTotals(pool: Pool, model: ServiceModel, only?: ReadonlySet<string>): Promise<void> {
   const connection: PoolConnection = await pool.getConnection()
   try {
     await connection.beginTransaction()
-    for (const statement of recomputeTotalsStatements(model)) await connection.query(statement)
+    for (const statement of recomputeTotalsStatements(model, only)) await connection.query(statement)
     await connection.commit()
   } catch (error) {
     await connection.rollback().catch(() => undefined)

@@ -103,3 +103,13 @@ export function nextPeriodStart(kind: PeriodKind, start: string): string {
       return format(new Date(Date.UTC(y + 1, 0, 1)))
   }
 }
+
+/** The stored date-time `seconds` later (negative: earlier). */
+export function addSeconds(stored: string, seconds: number): string {
+  return format(new Date(parse(stored).getTime() + seconds * 1000))
+}
+
+/** True when a stored date-time is the first instant of its month. */
+export function isMonthStart(stored: string): boolean {
+  return periodStart('Month', stored) === stored.slice(0, 19)
+}

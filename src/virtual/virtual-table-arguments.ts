@@ -88,7 +88,8 @@ export function parseVirtualTableArguments(
 ): VirtualTableArguments {
   const raw = new Map(inParentheses)
   for (const [name, value] of inQuery) {
-    if (NOT_PARAMETERS.has(name)) continue
+    // Parameter aliases (`@p`) belong to the expressions, not to the function.
+    if (NOT_PARAMETERS.has(name) || name.startsWith('@')) continue
     if (raw.has(name)) throw invalid(name, `The parameter ${name} is given twice (in the parentheses and in the query string)`)
     raw.set(name, value)
   }

@@ -40,6 +40,8 @@ export interface RowsTarget {
   readonly resourcePath: string
   /** Conditions that make the rows the addressed resource's (a navigation's link to its parent). */
   readonly conditions: (root: Range) => readonly BoundExpression[]
+  /** What a paging token must have been issued for, when the context name does not say it all (a function call's parameters). */
+  readonly fingerprint?: string
 }
 
 export async function readRows(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, target: RowsTarget): Promise<void> {
@@ -52,7 +54,7 @@ export async function readRows(context: ServiceContext, request: ServiceRequest,
   const order = totalOrder(bound.orderBy, source, root)
   const pageable = source.rowKey.length > 0
   const paging = pageable ? pageSize(request, context.model.settings.pageSize) : { size: undefined, applied: undefined }
-  const signature = `${target.contextName}|${request.query.system.get('$apply') ?? ''}|${request.query.system.get('$orderby') ?? ''}`
+  const signature = `${target.fingerprint ?? target.contextName}|${request.query.system.get('$apply') ?? ''}|${request.query.system.get('$orderby') ?? ''}`
 
   const shape = buildRowShape(scope, bound.select, bound.expand, { model: context.model, format, serviceRoot: request.serviceRoot })
   const orderPositions = pageable ? order.map((item) => shape.projection.add(item.expression)) : []

@@ -1,0 +1,223 @@
+// Virtual tables at about ten million Stock movements (SEED_SCALE 1000), each against the same
+// aggregation written by hand in SQL over the movements, measured in the same run (DESIGN.md,
+// "Performance posture"). Figures are whole answers: the service's HTTP response read to its end,
+// against the hand-written SQL streamed to a client through mysql2 with every row JSON.stringified
+// (perf/support/export-server.ts, baseline mode). The service runs in a child process of its own.
+//   1. Balance() with all dimensions                                  target ≥ 10× faster
+//   2. Balance at a date in the middle of the data's range            target ≥ 3×   (also: mid-month)
+//   3. BalanceAndTurnovers over one year with Periodicity=Month        target ≥ 3×
+//   4. Turnovers of about a million groups (by day): the service's peak memory growth while it streams,
+//      sampled from /proc                                             target < 100 MB
+//
+// The database: VIRTUAL_BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/odata_bench_1000), seeded
+// at VIRTUAL_BENCH_SCALE (default 1000). Seeding ten million movements takes an hour or more, so this
+// benchmark does not seed: it says how to when the database is not ready. It does migrate it, which
+// recomputes the totals once if their layout is older than the code's.
+// Run: node scripts/run-benchmarks.mjs virtual-tables
+import { fork, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import http from 'node:http'
+import { fileURLToPath } from 'node:url'
+import { loadModel } from '../src/model/load-model.js'
+import { readSeedMarker } from '../src/seed/seed-data.js'
+import { parseDatabaseUrl } from '../src/store/database-url.js'
+import { migrate } from '../src/store/migrate.js'
+import { createPool, ensureDatabase } from '../src/store/pool.js'
+import { printResult } from './support/report.js'
+
+const DATABASE_URL = process.env.VIRTUAL_BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_bench_1000'
+const SCALE = Number(process.env.VIRTUAL_BENCH_SCALE ?? 1000)
+const PORT = 18131
+const ROOT = '/odata/standard.odata/v4/'
+const AUTHORIZATION = `Basic ${Buffer.from('demo:demo').toString('base64')}`
+const STOCK = 'AccumulationRegister_Stock'
+const MILLION = Number(process.env.VIRTUAL_BENCH_GROUPS ?? 1_000_000)
+
+// ---- the database --------------------------------------------------------------------------------
+
+const address = parseDatabaseUrl(DATABASE_URL)
+await ensureDatabase(address)
+const pool = createPool(address)
+const model = loadModel('config/demo.json')
+const marker = await readSeedMarker(pool).catch(() => undefined)
+if (!marker || marker.scale < SCALE) {
+  console.log(`  ${address.database} holds ${marker ? `seed data of scale ${marker.scale}` : 'no seed data'}; this benchmark needs scale ${SCALE}.`)
+  console.log(`  Seed it once (an hour or more at scale 1000): DATABASE_URL=${DATABASE_URL} node build/src/cli.js seed --scale ${SCALE}${marker ? ' --force' : ''}`)
+  console.log('  (or set VIRTUAL_BENCH_DATABASE_URL / VIRTUAL_BENCH_SCALE to a database that is seeded)')
+  await pool.end()
+  process.exit(1)
+}
+const migrating = Date.now()
+await migrate(pool, model)
+if (Date.now() - migrating > 5000) console.log(`  (totals brought up to date in ${((Date.now() - migrating) / 1000).toFixed(0)} s)`)
+
+const scalar = async (sql: string, values: unknown[] = []) => ((await pool.query({ sql, rowsAsArray: true }, values))[0] as unknown[][])[0]![0]
+const movements = Number(await scalar('SELECT COUNT(*) FROM ar_Stock'))
+const first = String(await scalar('SELECT MIN(Period) FROM ar_Stock'))
+const last = String(await scalar('SELECT MAX(Period) FROM ar_Stock'))
+const stored = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
+const toMs = (value: string) => Date.parse(`${value.replace(' ', 'T')}Z`)
+const middle = stored(Math.floor((toMs(first) + toMs(last)) / 2000) * 1000)
+const midMonth = `${middle.slice(0, 8)}15 12:00:00`
+const year = String(Number(middle.slice(0, 4)))
+const yearStart = `${year}-01-01 00:00:00`
+const yearEnd = `${year}-12-31 23:59:59`
+console.log(`  ${movements} movements from ${first} to ${last} (SEED_SCALE ${marker.scale}, ${address.database})`)
+
+/** The range of days from the first movement whose Turnovers by day has about MILLION groups. */
+async function dayRangeForGroups(): Promise<{ start: string; end: string; groups: number }> {
+  const groupsIn = async (days: number) =>
+    Number(await scalar(`SELECT COUNT(*) FROM (SELECT DATE(Period), Warehouse_Key, Product_Key FROM ar_Stock WHERE Active = 1 AND Period >= ? AND Period < ? GROUP BY 1, 2, 3) AS g`, [first, stored(toMs(first) + days * 86_400_000)]))
+  let days = 30
+  let groups = await groupsIn(days)
+  for (let i = 0; i < 3 && Math.abs(groups - MILLION) > MILLION * 0.05; i++) {
+    days = Math.max(1, Math.round((days * MILLION) / Math.max(groups, 1)))
+    groups = await groupsIn(days)
+  }
+  return { start: first, end: stored(toMs(first) + days * 86_400_000 - 1000), groups }
+}
+const million = await dayRangeForGroups()
+await pool.end()
+
+// ---- the hand-written SQL over the movements ----------------------------------------------------
+
+const literal = (value: string) => `'${value}'`
+const signed = (r: string) => `CASE WHEN RecordType = 'Receipt' THEN ${r} ELSE -${r} END`
+const balanceSql = (before?: string) =>
+  `SELECT Warehouse_Key, Product_Key, SUM(${signed('Quantity')}) AS QuantityBalance, SUM(${signed('Amount')}) AS AmountBalance ` +
+  `FROM ar_Stock WHERE Active = 1${before === undefined ? '' : ` AND Period < ${literal(before)}`} GROUP BY Warehouse_Key, Product_Key ` +
+  `HAVING SUM(${signed('Quantity')}) <> 0 OR SUM(${signed('Amount')}) <> 0`
+// Opening balances at the year's start, monthly receipts and expenses in the year, a running sum per
+// group for each month's opening; groups with a balance and no movement in the year once, at its start.
+const receipt = (r: string) => `SUM(CASE WHEN RecordType = 'Receipt' THEN ${r} ELSE 0 END)`
+const expense = (r: string) => `SUM(CASE WHEN RecordType = 'Expense' THEN ${r} ELSE 0 END)`
+const yearSql =
+  `WITH turn AS (SELECT CAST(DATE_FORMAT(Period, '%Y-%m-01') AS DATETIME) AS MonthPeriod, Warehouse_Key, Product_Key, ` +
+  `${receipt('Quantity')} AS qr, ${expense('Quantity')} AS qe, ${receipt('Amount')} AS ar, ${expense('Amount')} AS ae ` +
+  `FROM ar_Stock WHERE Active = 1 AND Period >= ${literal(yearStart)} AND Period <= ${literal(yearEnd)} GROUP BY 1, 2, 3), ` +
+  `opening AS (SELECT Warehouse_Key, Product_Key, SUM(${signed('Quantity')}) AS q, SUM(${signed('Amount')}) AS a FROM ar_Stock WHERE Active = 1 AND Period < ${literal(yearStart)} GROUP BY 1, 2) ` +
+  `SELECT t.MonthPeriod, t.Warehouse_Key, t.Product_Key, ` +
+  `COALESCE(o.q, 0) + COALESCE(SUM(t.qr - t.qe) OVER (PARTITION BY t.Warehouse_Key, t.Product_Key ORDER BY t.MonthPeriod ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS qo, t.qr, t.qe, t.qr - t.qe AS qt, ` +
+  `COALESCE(o.q, 0) + SUM(t.qr - t.qe) OVER (PARTITION BY t.Warehouse_Key, t.Product_Key ORDER BY t.MonthPeriod ROWS UNBOUNDED PRECEDING) AS qc, ` +
+  `COALESCE(o.a, 0) + COALESCE(SUM(t.ar - t.ae) OVER (PARTITION BY t.Warehouse_Key, t.Product_Key ORDER BY t.MonthPeriod ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS ao, t.ar, t.ae, t.ar - t.ae AS at, ` +
+  `COALESCE(o.a, 0) + SUM(t.ar - t.ae) OVER (PARTITION BY t.Warehouse_Key, t.Product_Key ORDER BY t.MonthPeriod ROWS UNBOUNDED PRECEDING) AS ac ` +
+  `FROM turn t LEFT JOIN opening o ON o.Warehouse_Key = t.Warehouse_Key AND o.Product_Key = t.Product_Key ` +
+  `UNION ALL SELECT CAST(${literal(yearStart)} AS DATETIME), o.Warehouse_Key, o.Product_Key, o.q, 0, 0, 0, o.q, o.a, 0, 0, 0, o.a FROM opening o ` +
+  `WHERE (o.q <> 0 OR o.a <> 0) AND NOT EXISTS (SELECT 1 FROM turn t WHERE t.Warehouse_Key = o.Warehouse_Key AND t.Product_Key = o.Product_Key)`
+
+// ---- processes -----------------------------------------------------------------------------------
+
+const childScript = fileURLToPath(new URL('./support/export-server.js', import.meta.url))
+function startChild(args: string[]): Promise<ChildProcess> {
+  const child = fork(childScript, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, LOG_LEVEL: 'silent', BENCH_DATABASE_URL: DATABASE_URL } })
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve(child))
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)))
+  })
+}
+
+/** Seconds and rows of the hand-written SQL, streamed and serialised in a child of its own. */
+async function baseline(sql: string): Promise<{ seconds: number; rows: number }> {
+  const child = await startChild(['baseline'])
+  return new Promise((resolve) => {
+    child.once('message', (message) => resolve(message as { seconds: number; rows: number }))
+    child.send({ sql })
+  })
+}
+
+function memory(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return match ? Number(match[1]) * 1024 : NaN
+}
+
+const encode = (path: string) => path.replace(/[ ]/g, '%20')
+/** One whole answer: seconds, rows (top-level objects of `value`), and the service's RSS before and at its peak. */
+function call(pid: number, path: string): Promise<{ seconds: number; rows: number; bytes: number; rssBefore: number; rssPeak: number }> {
+  return new Promise((resolve, reject) => {
+    const rssBefore = memory(pid)
+    let rssPeak = rssBefore
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, memory(pid))), 20)
+    const started = process.hrtime.bigint()
+    const request = http.request({ host: '127.0.0.1', port: PORT, path: `${ROOT}${encode(path)}`, agent: false, headers: { Authorization: AUTHORIZATION } }, (response) => {
+      let rows = 0
+      let bytes = 0
+      let tail = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => {
+        bytes += chunk.length
+        // Rows are the objects of `value`: count the `},{` between them (and the first one).
+        const text = tail + chunk
+        for (let at = text.indexOf('},{'); at >= 0; at = text.indexOf('},{', at + 3)) rows++
+        tail = text.slice(-2)
+      })
+      response.on('end', () => {
+        clearInterval(sampler)
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9
+        if (response.statusCode !== 200) return reject(new Error(`${path}: ${response.statusCode} ${tail}`))
+        resolve({ seconds, rows: bytes > 30 ? rows + 1 : 0, bytes, rssBefore, rssPeak: Math.max(rssPeak, memory(pid)) })
+      })
+    })
+    request.on('error', (error) => {
+      clearInterval(sampler)
+      reject(error)
+    })
+    request.end()
+  })
+}
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const datetime = (value: string) => `datetime'${value.replace(' ', 'T')}'`
+
+async function compare(name: string, path: string, sql: string, target: number): Promise<void> {
+  const service = await startChild(['service', String(PORT)])
+  try {
+    const pid = service.pid!
+    const warm = await call(pid, path)
+    const before = await baseline(sql)
+    const times: number[] = []
+    for (let i = 0; i < 3; i++) times.push((await call(pid, path)).seconds)
+    const after = await baseline(sql)
+    const baselineSeconds = (before.seconds + after.seconds) / 2
+    if (Math.abs(before.rows - warm.rows) > Math.max(2, warm.rows * 0.001)) console.log(`  note: ${name}: the service gave ${warm.rows} rows, the hand-written SQL ${before.rows}`)
+    printResult({
+      benchmark: name,
+      figure: median(times),
+      unit: 's',
+      baseline: baselineSeconds,
+      baselineName: 'the same aggregation by hand in SQL over the movements, streamed to a client',
+      target,
+      lowerIsBetter: true,
+      extra: { path, rows: warm.rows, bytes: warm.bytes, serviceSeconds: times, baselineSeconds: [before.seconds, after.seconds], movements },
+    })
+  } finally {
+    service.kill()
+  }
+}
+
+await compare('virtual-balance-all', `${STOCK}/Balance()`, balanceSql(), 10)
+await compare('virtual-balance-middle', `${STOCK}/Balance(Period=${datetime(middle)})`, balanceSql(middle), 3)
+await compare('virtual-balance-mid-month', `${STOCK}/Balance(Period=${datetime(midMonth)})`, balanceSql(midMonth), 3)
+await compare('virtual-balance-and-turnovers-year', `${STOCK}/BalanceAndTurnovers(StartPeriod=${datetime(yearStart)},EndPeriod=${datetime(yearEnd)},Periodicity='Month')`, yearSql, 3)
+
+// 4. A million groups streamed: the service's memory growth while it answers.
+{
+  const service = await startChild(['service', String(PORT)])
+  try {
+    const pid = service.pid!
+    await call(pid, `${STOCK}/Balance()?$top=1`)
+    const result = await call(pid, `${STOCK}/Turnovers(StartPeriod=${datetime(million.start)},EndPeriod=${datetime(million.end)},Periodicity='Day')`)
+    const growthMB = (result.rssPeak - result.rssBefore) / 1048576
+    printResult({
+      benchmark: 'virtual-turnovers-million-memory',
+      figure: Math.max(growthMB, 0.01),
+      unit: 'MB',
+      baseline: 100,
+      baselineName: 'limit; figure: peak RSS growth of the service while a million-group Turnovers streams',
+      target: 1,
+      lowerIsBetter: true,
+      extra: { rows: result.rows, expectedGroups: million.groups, seconds: result.seconds, rowsPerSecond: result.rows / result.seconds, bytes: result.bytes, rssBeforeMB: result.rssBefore / 1048576, rssPeakMB: result.rssPeak / 1048576 },
+    })
+  } finally {
+    service.kill()
+  }
+}

@@ -1,0 +1,115 @@
+// The `Condition` parameter of a virtual table (service.md §4.2, decisions.md §2): a `$filter` expression
+// over the register's records (movements, or information register records), parsed and bound by the one
+// expression language with the parameter's own error code, `InvalidParameter`, and target `Condition`.
+//
+// It may name the groupable columns (dimensions, also through their references: `Product/Description`)
+// and the record columns the function fills (`Period`, `Recorder`, `LineNumber` of a turnover by
+// recorder; `Period` of a slice). A resource, or a column the function does not fill, is `400
+// NotFilledInResult` (rule 1), with the position; any other unknown name fails to bind (`400
+// InvalidParameter`).
+//
+// The condition applies to the records before anything is grouped. Totals tables carry the dimension
+// columns under the same names, so a condition that names only dimensions filters totals rows as well:
+// `over` binds it again against whichever table is read and compiles it as a derived relation
+// `SELECT t0.… FROM <table> AS t0 LEFT JOIN … WHERE <condition>`, which MySQL and MariaDB merge into the
+// query around it.
+import { ODataError } from '../errors.js'
+import type { EntitySetModel } from '../model/model.js'
+import {
+  bindFilter,
+  BoundProperty,
+  columnMap,
+  QueryScope,
+  syntheticColumn,
+  type BindContext,
+  type BoundExpression,
+  type QueryableSource,
+  type SourceColumn,
+  type SourceNavigation,
+} from '../odata/bind/index.js'
+import { parseFilter, type CommonExpressionNode, type ExpressionLimits } from '../odata/expression/index.js'
+import { QueryCompiler } from '../sql/query-compiler.js'
+import { namesInFilter } from './query-names.js'
+import { fragment, type SqlFragment } from './sql-fragment.js'
+
+export interface ConditionContext {
+  readonly resolve: BindContext['resolve']
+  readonly namespace: string
+  readonly parameterAlias?: BindContext['parameterAlias']
+  readonly limits?: Partial<ExpressionLimits>
+}
+
+const OPTION = 'Condition'
+
+export class RecordCondition {
+  private constructor(
+    private readonly node: CommonExpressionNode,
+    private readonly records: QueryableSource,
+    private readonly context: BindContext,
+    /** The record columns the condition reads (a reference path counts as its key column). */
+    readonly columns: ReadonlySet<string>,
+  ) {}
+
+  /**
+   * Parses and binds `text` against the records of `recordsSet`. `allowed` are the record columns the
+   * function lets a Condition name.
+   */
+  static bind(text: string, recordsSet: EntitySetModel, allowed: ReadonlySet<string>, context: ConditionContext): RecordCondition {
+    const bindContext: BindContext = { option: OPTION, errorCode: 'InvalidParameter', ...context }
+    const node = parseFilter(text, { option: OPTION, errorCode: 'InvalidParameter', ...(context.limits ? { limits: context.limits } : {}) })
+    const records = context.resolve(recordsSet.name)
+    const columns = new Set<string>()
+    for (const mentioned of namesInFilter(node, OPTION)) {
+      const column = records.columnByName.get(mentioned.name)?.name ?? foreignKeyOf(records.navigationByName.get(mentioned.name))
+      if (column === undefined) continue // the binder reports unknown names
+      if (!allowed.has(column)) {
+        const what = recordsSet.propertyByName.get(column)?.role === 'resource' ? 'a resource' : 'a column the function does not fill'
+        throw new ODataError('NotFilledInResult', `Condition names ${mentioned.name}, ${what}; it may name ${[...allowed].join(', ')} (Condition at position ${mentioned.position}).`, { target: OPTION })
+      }
+      columns.add(column)
+    }
+    bindFilter(node, QueryScope.over(records).root, bindContext)
+    return new RecordCondition(node, records, bindContext, columns)
+  }
+
+  /** True when the condition reads only these columns, so it can filter a table that has just them (totals). */
+  readsOnly(columns: readonly string[]): boolean {
+    for (const column of this.columns) if (!columns.includes(column)) return false
+    return true
+  }
+
+  /**
+   * The rows of `table` for which the condition holds, with the given columns (a derived relation). The
+   * table must have every column the condition reads, under the records' names.
+   */
+  over(table: string, outputColumns: readonly string[]): SqlFragment {
+    const byName = new Map<string, SourceColumn>()
+    for (const name of [...outputColumns, ...this.columns]) {
+      byName.set(name, this.records.columnByName.get(name) ?? syntheticColumn(name, name, 'Edm.Decimal'))
+    }
+    const columns = [...byName.values()]
+    const navigations = new Map<string, SourceNavigation>()
+    for (const [name, navigation] of this.records.navigationByName) {
+      if (navigation.kind === 'reference' && byName.has(navigation.foreignKey.name)) navigations.set(name, navigation)
+    }
+    const source: QueryableSource = {
+      name: this.records.name,
+      relation: { kind: 'table', table },
+      columns,
+      columnByName: columnMap(columns),
+      navigationByName: navigations,
+      rowKey: [],
+      ordering: [],
+      entitySet: undefined,
+    }
+    const scope = QueryScope.over(source)
+    const predicate: BoundExpression = bindFilter(this.node, scope.root, this.context)
+    const output = outputColumns.map((name) => ({ expression: BoundProperty.create(scope.root, byName.get(name)!), alias: name }))
+    return fragment(new QueryCompiler().compileSelect({ scope, columns: output, where: [predicate] }))
+  }
+}
+
+function foreignKeyOf(navigation: SourceNavigation | undefined): string | undefined {
+  return navigation?.kind === 'reference' ? navigation.foreignKey.name : undefined
+}
+

@@ -1,0 +1,131 @@
+// Small hand-made data for the virtual tables, every row placed on a boundary the rules care about
+// (decisions.md §6): a movement at a month's first instant and at its last second, an inactive one, a
+// leap day, the last second of a ten-day period and the first of the next, a Sunday night before a
+// Monday, the last second of a half-year and the first of the next. Keys are fixed, so expected results
+// (worked out by hand in the tests) and the wire cases of protocol/virtual can name them. The totals are
+// recomputed from the movements, as the seed does.
+import type { Pool } from '../../../src/store/pool.js'
+import { recomputeTotals } from '../../../src/store/totals.js'
+import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestResponse, type TestService } from '../../support/test-service.js'
+import { encodePath } from '../../read/support/read-fixture.js'
+
+const guid = (group: number, n: number) => `${String(group).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+export const P = { p1: guid(1, 1), p2: guid(1, 2), p3: guid(1, 3) } as const
+export const W = { w1: guid(2, 1), w2: guid(2, 2) } as const
+export const C = { c1: guid(3, 1), c2: guid(3, 2) } as const
+export const D = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`d${i + 1}`, guid(5, i + 1)])) as Record<`d${number}`, string>
+export const RECEIPT_TYPE = 'StandardODATA.Document_GoodsReceipt'
+export const SALE_TYPE = 'StandardODATA.Document_GoodsSale'
+
+export interface StockMovement {
+  readonly recorder: string
+  readonly type: string
+  readonly line: number
+  readonly period: string
+  readonly active: boolean
+  readonly recordType: 'Receipt' | 'Expense'
+  readonly warehouse: string
+  readonly product: string
+  readonly quantity: number
+  readonly amount: number
+}
+
+const move = (recorder: string, line: number, period: string, recordType: 'Receipt' | 'Expense', warehouse: string, product: string, quantity: number, amount: number, active = true): StockMovement => ({
+  recorder,
+  type: recordType === 'Receipt' ? RECEIPT_TYPE : SALE_TYPE,
+  line,
+  period,
+  active,
+  recordType,
+  warehouse,
+  product,
+  quantity,
+  amount,
+})
+
+/** Stock movements (Balance kind). Comments give what each row is there for. */
+export const STOCK: readonly StockMovement[] = [
+  move(D.d1, 1, '2024-01-10 10:00:00', 'Receipt', W.w1, P.p1, 10, 100),
+  move(D.d1, 2, '2024-01-10 10:00:00', 'Receipt', W.w1, P.p2, 5, 50),
+  move(D.d2, 1, '2024-01-31 23:59:59', 'Receipt', W.w2, P.p1, 7, 70), // the last second of January
+  move(D.d3, 1, '2024-02-01 00:00:00', 'Expense', W.w1, P.p1, 3, 30), // the first instant of February
+  move(D.d4, 1, '2024-02-15 12:00:00', 'Receipt', W.w1, P.p1, 20, 200, false), // inactive: never counts
+  move(D.d5, 1, '2024-02-29 08:00:00', 'Expense', W.w1, P.p2, 5, 50), // leap day; W1/P2 back to zero
+  move(D.d6, 1, '2024-03-10 23:59:59', 'Expense', W.w2, P.p1, 2, 20), // the last second of the first ten days
+  move(D.d7, 1, '2024-03-11 00:00:00', 'Receipt', W.w2, P.p2, 4, 40), // the first instant of the second ten days
+  move(D.d8, 1, '2024-03-31 23:59:59', 'Expense', W.w1, P.p1, 1, 10), // Sunday night: the week of Monday 25 March
+  move(D.d9, 1, '2024-04-01 00:00:00', 'Receipt', W.w1, P.p1, 6, 60), // Monday 1 April: a new week, month, quarter
+  move(D.d10, 1, '2024-06-30 23:59:59', 'Expense', W.w2, P.p1, 1, 10), // the last second of the first half-year
+  move(D.d11, 1, '2024-07-01 00:00:00', 'Receipt', W.w1, P.p3, 1, 10), // the first instant of the second half-year
+]
+
+/** Sales movements (Turnovers kind): product, counterparty, quantity, revenue. */
+export const SALES: readonly { recorder: string; line: number; period: string; active: boolean; product: string; counterparty: string; quantity: number; revenue: number }[] = [
+  { recorder: D.d3, line: 1, period: '2024-02-01 00:00:00', active: true, product: P.p1, counterparty: C.c1, quantity: 3, revenue: 45 },
+  { recorder: D.d5, line: 1, period: '2024-02-29 08:00:00', active: true, product: P.p2, counterparty: C.c2, quantity: 5, revenue: 80 },
+  { recorder: D.d6, line: 1, period: '2024-03-10 23:59:59', active: true, product: P.p1, counterparty: C.c1, quantity: 2, revenue: 30 },
+  { recorder: D.d12, line: 1, period: '2024-03-20 10:00:00', active: false, product: P.p1, counterparty: C.c2, quantity: 9, revenue: 99 }, // inactive
+]
+
+/** Prices (periodic information register, Day): period, product, price type, price. Exchange rates (КурсыВалют) are below. */
+export const PRICES: readonly [string, string, string, number][] = [
+  ['2024-01-01 00:00:00', P.p1, 'Retail', 10],
+  ['2024-02-01 00:00:00', P.p1, 'Retail', 11],
+  ['2024-03-01 00:00:00', P.p1, 'Retail', 12],
+  ['2024-01-15 00:00:00', P.p1, 'Wholesale', 8],
+  ['2024-02-10 00:00:00', P.p2, 'Retail', 20],
+]
+
+async function insert(pool: Pool, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
+  if (rows.length === 0) return
+  const placeholders = `(${columns.map(() => '?').join(', ')})`
+  await pool.query(`INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${rows.map(() => placeholders).join(', ')}`, rows.flat() as unknown[])
+}
+
+export async function loadVirtualFixture(pool: Pool, model: TestService['model']): Promise<void> {
+  await insert(pool, 'c_Products', ['Ref_Key', 'DataVersion', 'Code', 'Description'], [
+    [P.p1, '1', '001', 'Bolt'],
+    [P.p2, '1', '002', 'Nut'],
+    [P.p3, '1', '003', 'Washer'],
+  ])
+  await insert(pool, 'c_Warehouses', ['Ref_Key', 'DataVersion', 'Code', 'Description'], [
+    [W.w1, '1', '01', 'Main'],
+    [W.w2, '1', '02', 'Remote'],
+  ])
+  await insert(pool, 'c_Counterparties', ['Ref_Key', 'DataVersion', 'Code', 'Description'], [
+    [C.c1, '1', '01', 'Acme'],
+    [C.c2, '1', '02', 'Globex'],
+  ])
+  await insert(pool, 'ar_Stock', ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'],
+    STOCK.map((m) => [m.recorder, m.type, m.line, m.period, m.active ? 1 : 0, m.recordType, m.warehouse, m.product, m.quantity, m.amount]))
+  await insert(pool, 'ar_Sales', ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'],
+    SALES.map((s) => [s.recorder, SALE_TYPE, s.line, s.period, s.active ? 1 : 0, s.product, s.counterparty, s.quantity, s.revenue]))
+  await insert(pool, 'ir_Prices', ['Period', 'Product_Key', 'PriceType', 'Price'], PRICES)
+  await insert(pool, 'ir_КурсыВалют', ['Period', 'Валюта', 'Курс', 'Кратность'], [
+    ['2024-01-01 00:00:00', 'USD', '90.5000', '1'],
+    ['2024-02-01 00:00:00', 'USD', '91.2500', '1'],
+    ['2024-01-01 00:00:00', 'JPY', '61.1000', '100'],
+  ])
+  await recomputeTotals(pool, model)
+}
+
+export interface VirtualService extends TestService {
+  get(path: string, headers?: Record<string, string>): Promise<TestResponse>
+  /** The `value` of a 200 answer (fails loudly otherwise). */
+  values(path: string): Promise<Record<string, unknown>[]>
+}
+
+export async function startVirtualService(name: string): Promise<VirtualService> {
+  const service = await startTestService(name)
+  await loadVirtualFixture(service.database.pool, service.model)
+  const get = (path: string, headers: Record<string, string> = {}) => service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
+  return Object.assign(service, {
+    get,
+    async values(path: string) {
+      const response = await get(path)
+      if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${response.text.slice(0, 500)}`)
+      return response.json().value as Record<string, unknown>[]
+    },
+  })
+}
