@@ -6,8 +6,10 @@ export interface IntakeProgress {
   /** Body bytes pushed so far. */
   readonly bytesReceived: number
   /**
-   * Bytes copied out of the pushed chunks and still held (bodies, header text, JSON items awaiting
-   * parse). Never more than `bytesReceived`; the fixed scratch buffers of the intake come on top.
+   * Bytes copied out of the pushed chunks and still held. Multipart: the copies of the chunks the
+   * document points into, plus the few heads and bodies joined because they spanned two of those
+   * copies; JSON: items awaiting parse. About `bytesReceived` at most; the fixed scratch buffers of
+   * the intake come on top.
    */
   readonly retainedBytes: number
   /** Multipart: parts of the batch itself (a change set counts once); JSON: request items seen. */

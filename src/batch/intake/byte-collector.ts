@@ -1,6 +1,6 @@
-// Copies the ranges of one body out of the passing chunks and joins them once at the end.
+// Copies the ranges of one JSON request item out of the passing chunks and joins them once at the end.
 //
-// A chunk is valid only while it is being pushed, so every kept byte is copied exactly once; a body
+// A chunk is valid only while it is being pushed, so every kept byte is copied exactly once; an item
 // that lies within one chunk (the usual case for 64 KB chunks) is one allocation and no join.
 
 export class ByteCollector {

@@ -18,36 +18,27 @@ const isTokenChar = (code: number): boolean => code <= 0xff && TOKEN_BYTE[code] 
  * `boundary` are skipped but must be well formed. Returns undefined for anything malformed.
  */
 export function parseContentType(value: string): ContentType | undefined {
-  let position = 0
   const length = value.length
-  const skipBlanks = (): void => {
-    while (position < length && isBlankByte(value.charCodeAt(position))) position++
-  }
-  const readToken = (): string => {
-    const start = position
-    while (position < length && isTokenChar(value.charCodeAt(position))) position++
-    return value.slice(start, position)
-  }
-
-  skipBlanks()
-  const type = readToken()
-  if (type === '' || value[position] !== '/') return undefined
-  position++
-  const subtype = readToken()
-  if (subtype === '') return undefined
+  let position = skipBlanks(value, 0)
+  const typeEnd = tokenEnd(value, position)
+  if (typeEnd === position || value.charCodeAt(typeEnd) !== SLASH) return undefined
+  const subtypeEnd = tokenEnd(value, typeEnd + 1)
+  if (subtypeEnd === typeEnd + 1) return undefined
+  const mediaType = value.slice(position, subtypeEnd).toLowerCase()
+  position = subtypeEnd
   let boundary: string | undefined
   for (;;) {
-    skipBlanks()
+    position = skipBlanks(value, position)
     if (position === length) break
-    if (value[position] !== ';') return undefined
-    position++
-    skipBlanks()
+    if (value.charCodeAt(position) !== SEMICOLON) return undefined
+    position = skipBlanks(value, position + 1)
     if (position === length) break // a trailing ";" is common and harmless
-    const name = readToken().toLowerCase()
-    if (name === '' || value[position] !== '=') return undefined
-    position++
+    const nameEnd = tokenEnd(value, position)
+    if (nameEnd === position || value.charCodeAt(nameEnd) !== EQUALS) return undefined
+    const name = value.slice(position, nameEnd).toLowerCase()
+    position = nameEnd + 1
     let parameterValue: string
-    if (value[position] === '"') {
+    if (value.charCodeAt(position) === QUOTE) {
       position++
       parameterValue = ''
       for (;;) {
@@ -57,15 +48,32 @@ export function parseContentType(value: string): ContentType | undefined {
         parameterValue += char === '\\' && position < length ? value[position++] : char
       }
     } else {
-      parameterValue = readToken()
-      if (parameterValue === '') return undefined
+      const valueEnd = tokenEnd(value, position)
+      if (valueEnd === position) return undefined
+      parameterValue = value.slice(position, valueEnd)
+      position = valueEnd
     }
     if (name === 'boundary') {
       if (boundary !== undefined) return undefined // two boundaries: which one would the sender mean?
       boundary = parameterValue
     }
   }
-  return { mediaType: `${type}/${subtype}`.toLowerCase(), boundary }
+  return { mediaType, boundary }
+}
+
+const SLASH = 0x2f
+const SEMICOLON = 0x3b
+const EQUALS = 0x3d
+const QUOTE = 0x22
+
+function skipBlanks(value: string, position: number): number {
+  while (position < value.length && isBlankByte(value.charCodeAt(position))) position++
+  return position
+}
+
+function tokenEnd(value: string, position: number): number {
+  while (position < value.length && isTokenChar(value.charCodeAt(position))) position++
+  return position
 }
 
 // RFC 2046 §5.1.1: bchars. None of them is CR or LF, which the delimiter search relies on: a needle

@@ -39,3 +39,21 @@ export function isToken(text: string): boolean {
 export function hasNoControlCharacters(text: string): boolean {
   return !CONTROL_CHARACTER.test(text)
 }
+
+// Four bytes at a time: a head is mostly printable text, read here as 32-bit words (DataView.getInt32)
+// and tested with the carry tricks of "Bit Twiddling Hacks" (hasless, haszero), which tell exactly
+// whether some byte of the word is below a value or equal to one. A word that passes needs no look at
+// its bytes; only a word that fails is read byte by byte.
+const HIGH_BITS = 0x80808080 | 0
+
+/** Whether a byte of `word` is a control character (below 0x20) or DEL (0x7f). */
+export function hasControlOrDelete(word: number): boolean {
+  // A byte equal to DEL is a zero byte of `word ^ 0x7f7f7f7f`.
+  const deletesZero = word ^ 0x7f7f7f7f
+  return ((((word - 0x20202020) & ~word) | ((deletesZero - 0x01010101) & ~deletesZero)) & HIGH_BITS) !== 0
+}
+
+/** Whether a byte of `word` is a space or below it (a control character, tab included). */
+export function hasSpaceOrControl(word: number): boolean {
+  return ((word - 0x21212121) & ~word & HIGH_BITS) !== 0
+}

@@ -6,8 +6,9 @@
 // delimiters found by the scanner into part streams; what a part means is its sink's business.
 // Every malformation goes to `events.fail`: a change set throws it (its whole part is refused), the
 // batch level records it and skips to the next delimiter so that the top-level count can go on.
+// Data is passed on as ranges of the buffers pushed, never sliced (see delimiter-scanner.ts).
 
-import { DelimiterScanner, type DelimiterSink } from './delimiter-scanner.js'
+import { DelimiterScanner, type DelimiterSink, type InputLifetime } from './delimiter-scanner.js'
 import { CARRIAGE_RETURN, HYPHEN, LINE_FEED, isBlankByte } from './http-chars.js'
 import { ODataError } from '../../errors.js'
 import { batchMalformed } from './intake-errors.js'
@@ -51,13 +52,23 @@ export class MultipartFraming implements DelimiterSink {
     boundary: string,
     private readonly events: FramingEvents,
     /** Names this body in messages: "the batch", "the change set in part 2". */
-    private readonly what: string,
+    private what: string,
+    input: InputLifetime,
   ) {
-    this.scanner = new DelimiterScanner(boundary, this)
+    this.scanner = new DelimiterScanner(boundary, this, input)
   }
 
-  push(chunk: Buffer): void {
-    this.scanner.push(chunk)
+  /** Starts framing another body (the next change set). */
+  begin(boundary: string, what: string): void {
+    this.scanner.begin(boundary)
+    this.what = what
+    this.state = FramingState.Preamble
+    this.sink = undefined
+  }
+
+  /** Reads `data[start, end)`. */
+  push(data: Buffer, start: number, end: number): void {
+    this.scanner.push(data, start, end)
   }
 
   /** End of input. A body without its close delimiter is truncated: its last part is not delivered. */

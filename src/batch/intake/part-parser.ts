@@ -1,13 +1,17 @@
 // One part of a multipart body: its MIME headers, then, by its Content-Type, either an embedded
 // request (`application/http`) or, at the batch level only, a change set (`multipart/mixed` with its
-// own boundary). Of the part headers only Content-Type and Content-ID matter; the rest, such as
-// Content-Transfer-Encoding (always binary for OData, service.md §2.3), is read past.
+// own boundary). Of the part headers only Content-Type and Content-ID matter (the head scanner records
+// where they lie); the rest, such as Content-Transfer-Encoding (always binary for OData, service.md
+// §2.3), is checked and read past.
+//
+// Parts of one multipart body follow one another, so one parser per level (the batch, the change set)
+// reads them all, and so do its request and change-set parsers: `begin` starts the next part.
 
 import type { BatchOperation } from './batch-document.js'
 import { ChangeSetParser } from './change-set-parser.js'
 import { boundaryOf, parseContentType } from './content-type.js'
 import { EmbeddedRequestParser, type OperationReceiver } from './embedded-request-parser.js'
-import type { HeadHandler } from './head-reader.js'
+import { HeadKind, type HeadOwner } from './head-scanner.js'
 import type { IntakeContext } from './intake-context.js'
 import { batchMalformed } from './intake-errors.js'
 import type { PartBodySink } from './part-body-sink.js'
@@ -19,37 +23,42 @@ export interface PartReceiver {
   changeSet(operations: BatchOperation[]): void
 }
 
-/** Where a part stands: the n-th part of the batch, or the m-th of the change set in part n. */
-export interface PartPosition {
-  readonly part: number
-  /** Set for a member of a change set: its position within the change set. */
-  readonly member?: number
-}
-
 const APPLICATION_HTTP = 'application/http'
+const APPLICATION_HTTP_BYTES = Buffer.from(APPLICATION_HTTP, 'latin1')
 
-export class PartParser implements PartBodySink, HeadHandler, OperationReceiver {
+export class PartParser implements PartBodySink, HeadOwner, OperationReceiver {
   private content: PartBodySink | undefined
-  private contentType: string | undefined
-  private contentId: string | undefined
+  /** The part's position: the n-th part of the batch, or the m-th member of the change set in part n. */
+  private part = 0
+  /** 0 at the batch level. */
+  private member = 0
+  private readonly request: EmbeddedRequestParser
+  private changeSetParser: ChangeSetParser | undefined
 
   constructor(
     private readonly context: IntakeContext,
-    private readonly position: PartPosition,
     private readonly receiver: PartReceiver,
   ) {
-    context.partsParsed++
-    context.headReader.begin(this, false)
+    this.request = new EmbeddedRequestParser(context, this)
+  }
+
+  /** Starts the next part: part `part` of the batch, or member `member` of the change set in part `part`. */
+  begin(part: number, member = 0): this {
+    this.part = part
+    this.member = member
+    this.content = undefined
+    this.context.partsParsed++
+    this.context.headScanner.begin(HeadKind.Part, this)
+    return this
   }
 
   describe(): string {
-    const { part, member } = this.position
-    return member === undefined ? `Part ${part}` : `Part ${member} of the change set in part ${part}`
+    return this.member === 0 ? `Part ${this.part}` : `Part ${this.member} of the change set in part ${this.part}`
   }
 
   write(data: Buffer, start: number, end: number): void {
     if (this.content === undefined) {
-      const contentStart = this.context.headReader.read(data, start, end)
+      const contentStart = this.context.headScanner.read(data, start, end)
       if (contentStart < 0) return
       this.content = this.chooseContent()
       start = contentStart
@@ -62,22 +71,6 @@ export class PartParser implements PartBodySink, HeadHandler, OperationReceiver 
     this.content.end()
   }
 
-  // HeadHandler
-
-  requestLine(): void {
-    throw new Error('unreachable: a MIME part head has no request line')
-  }
-
-  field(name: string, value: string): void {
-    if (name === 'content-type') {
-      if (this.contentType !== undefined) throw batchMalformed(`${this.describe()} has two Content-Type headers.`)
-      this.contentType = value
-    } else if (name === 'content-id') {
-      if (this.contentId !== undefined) throw batchMalformed(`${this.describe()} has two Content-ID headers.`)
-      if (value !== '') this.contentId = value
-    }
-  }
-
   // OperationReceiver, for the embedded request of this part
 
   operation(operation: BatchOperation): void {
@@ -85,22 +78,42 @@ export class PartParser implements PartBodySink, HeadHandler, OperationReceiver 
   }
 
   private chooseContent(): PartBodySink {
-    const written = this.contentType
-    if (written === undefined) throw batchMalformed(`${this.describe()} has no Content-Type.`)
-    // The usual case first, without parsing.
-    if (written === APPLICATION_HTTP || (written.length === APPLICATION_HTTP.length && written.toLowerCase() === APPLICATION_HTTP)) {
-      return new EmbeddedRequestParser(this.context, this.contentId, this)
-    }
+    const head = this.context.headScanner
+    if (head.contentTypeStart < 0) throw batchMalformed(`${this.describe()} has no Content-Type.`)
+    const start = head.base + head.contentTypeStart
+    const end = head.base + head.contentTypeEnd
+    // The usual case first, by its bytes.
+    if (isApplicationHttp(head.buffer, start, end)) return this.embeddedRequest()
+    const written = head.buffer.toString('utf8', start, end)
     const contentType = parseContentType(written)
-    if (contentType?.mediaType === APPLICATION_HTTP) return new EmbeddedRequestParser(this.context, this.contentId, this)
+    if (contentType?.mediaType === APPLICATION_HTTP) return this.embeddedRequest()
     if (contentType?.mediaType === 'multipart/mixed') {
-      if (this.position.member !== undefined) throw batchMalformed(`${this.describe()}: a change set cannot contain another change set.`)
-      return new ChangeSetParser(this.context, boundaryOf(contentType, written), this.position.part, (operations) =>
-        this.receiver.changeSet(operations),
-      )
+      if (this.member !== 0) throw batchMalformed(`${this.describe()}: a change set cannot contain another change set.`)
+      const boundary = boundaryOf(contentType, written)
+      return (this.changeSetParser ??= new ChangeSetParser(this.context, this.receiver)).begin(boundary, this.part)
     }
     throw batchMalformed(
       `${this.describe()} has Content-Type "${written}"; a batch part is application/http or a multipart/mixed change set.`,
     )
   }
+
+  private embeddedRequest(): EmbeddedRequestParser {
+    // The part's Content-ID is the operation's id: it must outlive this head.
+    const head = this.context.headScanner
+    if (head.contentIdStart < 0 || !this.context.retaining) return this.request.begin(undefined, 0, 0)
+    head.keep(this.context)
+    return this.request.begin(head.buffer, head.base + head.contentIdStart, head.base + head.contentIdEnd)
+  }
+}
+
+/** `application/http` in any case (a media type is ASCII; anything else goes through parseContentType). */
+function isApplicationHttp(data: Buffer, start: number, end: number): boolean {
+  if (end - start !== APPLICATION_HTTP_BYTES.length) return false
+  for (let index = 0; index < APPLICATION_HTTP_BYTES.length; index++) {
+    const expected = APPLICATION_HTTP_BYTES[index]
+    const code = data[start + index]
+    // Setting bit 5 lower-cases a letter; `/` must match as it is.
+    if (code !== expected && (code | 0x20) !== expected) return false
+  }
+  return true
 }

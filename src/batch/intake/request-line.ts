@@ -1,41 +1,77 @@
-// The first line of an embedded request: `<METHOD> <url> HTTP/1.1` (service.md §2.3).
+// The first line of an embedded request: `<METHOD> <url> HTTP/1.1` (service.md §2.3), checked over
+// its bytes, where it lies; the method and URL strings are made only when an operation is read
+// (multipart-operation.ts).
 //
 // The HTTP version may be missing: the standard's own Example 101 writes
 // `GET /service/Customers('ALFKI')` alone, and a tolerant reader costs nothing here.
 
-import { isToken } from './http-chars.js'
-import { batchMalformed } from './intake-errors.js'
+import { HORIZONTAL_TAB, SPACE, TOKEN_BYTE, hasSpaceOrControl, isBlankByte } from './http-chars.js'
 
-export interface RequestLine {
-  /** Upper-cased. */
-  readonly method: string
-  /** As written (clients may write non-ASCII names without percent-encoding; the head is UTF-8). */
-  readonly url: string
+/** Where the method and URL of a request line lie (positions in the buffer that holds it). */
+export interface RequestLineRanges {
+  methodEnd: number
+  urlStart: number
+  urlEnd: number
 }
 
 const HTTP_VERSION = /^HTTP\/\d\.\d$/
+const DIGIT_0 = 0x30
+const DIGIT_9 = 0x39
+/** `HTTP/` */
+const HTTP_SLASH = [0x48, 0x54, 0x54, 0x50, 0x2f]
 
 /**
- * Parses a request line (control characters were already refused by the head reader). The parts are
- * separated by spaces (RFC 9112 §3); runs of spaces are tolerated.
- * @param part names the part in an error message.
+ * Checks the request line `data[start, end)` (without its line break; control characters other than tab
+ * are refused by the head scanner; `words` is a DataView of `data`) and records where its method and
+ * URL lie. The parts are separated by spaces (RFC 9112 §3); runs of spaces are tolerated. Returns the
+ * problem, for a message, or undefined when the line is well formed.
  */
-export function parseRequestLine(line: string, part: { describe(): string }): RequestLine {
-  const methodEnd = line.indexOf(' ')
-  const method = methodEnd === -1 ? line : line.slice(0, methodEnd)
-  if (!isToken(method) || methodEnd === -1) {
-    throw batchMalformed(`${part.describe()}: the request line "${line}" is not "<METHOD> <url> HTTP/1.1".`)
+export function checkRequestLine(data: Buffer, words: DataView, start: number, end: number, ranges: RequestLineRanges): string | undefined {
+  let methodEnd = start
+  while (methodEnd < end && TOKEN_BYTE[data[methodEnd]] === 1) methodEnd++
+  if (methodEnd === start || methodEnd === end || data[methodEnd] !== SPACE) {
+    return `the request line "${data.toString('utf8', start, end)}" is not "<METHOD> <url> HTTP/1.1"`
   }
   let urlStart = methodEnd + 1
-  while (line.charCodeAt(urlStart) === 0x20) urlStart++
-  let urlEnd = line.indexOf(' ', urlStart)
-  if (urlEnd === -1) urlEnd = line.length
-  if (urlEnd === urlStart) throw batchMalformed(`${part.describe()}: the request line has no URL.`)
-  const url = line.slice(urlStart, urlEnd)
-  if (url.includes('\t')) throw batchMalformed(`${part.describe()}: the URL of the request line holds a tab.`)
-  const rest = line.slice(urlEnd).trim()
-  if (rest !== '' && !HTTP_VERSION.test(rest)) {
-    throw batchMalformed(`${part.describe()}: the request line ends with "${rest}" where "HTTP/1.1" was expected.`)
+  while (urlStart < end && data[urlStart] === SPACE) urlStart++
+  let urlEnd = urlStart
+  let tab = false
+  for (; urlEnd < end; urlEnd++) {
+    // Words of URL characters are passed four bytes at a time.
+    while (urlEnd + 4 <= end && !hasSpaceOrControl(words.getInt32(urlEnd, true))) urlEnd += 4
+    if (urlEnd === end) break
+    const code = data[urlEnd]
+    if (code === SPACE) break
+    if (code === HORIZONTAL_TAB) tab = true
   }
-  return { method: method.toUpperCase(), url }
+  if (urlEnd === urlStart) return 'the request line has no URL'
+  if (tab) return 'the URL of the request line holds a tab'
+  ranges.methodEnd = methodEnd
+  ranges.urlStart = urlStart
+  ranges.urlEnd = urlEnd
+  return versionProblem(data, urlEnd, end)
+}
+
+/** What follows the URL: nothing, or `HTTP/d.d`, blanks around it allowed. */
+function versionProblem(data: Buffer, start: number, end: number): string | undefined {
+  let restStart = start
+  let restEnd = end
+  while (restStart < restEnd && isBlankByte(data[restStart])) restStart++
+  while (restEnd > restStart && isBlankByte(data[restEnd - 1])) restEnd--
+  if (restStart === restEnd || isHttpVersion(data, restStart, restEnd)) return undefined
+  // Anything else is decoded and read as the string it was before: String.prototype.trim also removes
+  // Unicode blanks such as a no-break space, which a sender may have written after the version.
+  const rest = data.toString('utf8', start, end).trim()
+  if (rest === '' || HTTP_VERSION.test(rest)) return undefined
+  return `the request line ends with "${rest}" where "HTTP/1.1" was expected`
+}
+
+function isHttpVersion(data: Buffer, start: number, end: number): boolean {
+  if (end - start !== 8) return false
+  for (let index = 0; index < HTTP_SLASH.length; index++) if (data[start + index] !== HTTP_SLASH[index]) return false
+  return isDigit(data[start + 5]) && data[start + 6] === 0x2e && isDigit(data[start + 7])
+}
+
+function isDigit(code: number): boolean {
+  return code >= DIGIT_0 && code <= DIGIT_9
 }

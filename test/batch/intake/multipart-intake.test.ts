@@ -155,3 +155,80 @@ t.test('generated batches of every shape round-trip through the intake at random
   }
   t.equal(mismatches, 0)
 })
+
+t.test('heads and bodies that span two slabs of kept input read as when whole', async (t) => {
+  // The first slab holds 64 KiB of input (chunk-slabs.ts): a preamble of every length moves each byte
+  // of heads and bodies, in turn, onto the end of that slab.
+  const operations = Array.from({ length: 400 }, (_, index) => ({
+    method: index % 3 === 0 ? 'GET' : 'PATCH',
+    url: `Items(${index})`,
+    headers: { Accept: 'application/json', 'X-Index': String(index) },
+    body: index % 3 === 0 ? undefined : { index, text: 'ü'.repeat(index % 7) },
+    id: `op${index}`,
+    atomicityGroup: index % 5 === 4 ? `g${index}` : undefined,
+  }))
+  const limits = { maxOperations: 1000 }
+  for (const lineEnding of ['\r\n', '\n'] as const) {
+    const built = buildMultipartBatch(operations, { lineEnding })
+    t.ok(built.body.length > 65_536, `${built.body.length} bytes`)
+    const expected = outcomeKey(ingest(createMultipartIntake({ boundary: built.boundary!, limits }), [built.body]))
+    let mismatches = 0
+    let overRetained = 0
+    for (let pad = 0; pad < 300; pad++) {
+      const body = Buffer.concat([Buffer.from(`preamble ${'x'.repeat(pad)}${lineEnding}`), built.body])
+      const chunks = Array.from({ length: Math.ceil(body.length / 997) }, (_, index) => body.subarray(index * 997, (index + 1) * 997))
+      const outcome = ingest(createMultipartIntake({ boundary: built.boundary!, limits }), chunks, (intake) => {
+        // The copies of the chunks, plus the one head or body joined across the two slabs.
+        if (intake.progress.retainedBytes > intake.progress.bytesReceived + 1024) overRetained++
+      })
+      if (outcomeKey(outcome) !== expected) mismatches++
+    }
+    t.equal(mismatches, 0, `${JSON.stringify(lineEnding)}: the same document wherever the slab ends`)
+    t.equal(overRetained, 0, 'about the bytes received are retained')
+  }
+})
+
+t.test('the lines every client writes are recognised whole, and their other spellings read alike', async (t) => {
+  const spellings = [
+    'Content-Type: application/http\nContent-Transfer-Encoding: binary\n',
+    'content-type: application/http\ncontent-transfer-encoding: Binary\n',
+    'Content-Type:application/http\nContent-Transfer-Encoding:  binary  \n',
+    'Content-Type: Application/HTTP\n',
+    'Content-Type: application/http; msgtype=request\n',
+  ]
+  for (const head of spellings) {
+    const outcome = parse(`--b\n${head}Content-ID: 7\n\nPOST People HTTP/1.1\nContent-Type: application/json\n\n{}\n--b--\n`)
+    t.equal(outcome.error, undefined, JSON.stringify(head))
+    const operation = outcome.document!.operations[0]
+    t.same([operation.method, operation.url, operation.id, operation.headers.get('content-type')], ['POST', 'People', '7', 'application/json'])
+  }
+  // Texts that only begin like a known line are read the general way.
+  t.match(parse(`--b\nContent-Type: application/httpx\n\nGET A\n\n\n--b--\n`).error, { code: 'BatchMalformed', message: /has Content-Type "application\/httpx"/ })
+  t.match(parse(`--b\nContent-Type: application/http\u0001\n\nGET A\n\n\n--b--\n`).error, { message: /control character 0x01/ })
+  t.match(parse(`--b\nContent-Type: application/http\r\rContent-ID: 1\n\nGET A\n\n\n--b--\n`, { keepLineFeeds: true }).error, { message: /bare carriage return/ })
+  t.match(parse(`--b\nContent-Type: application/http\nContent-Type: application/http\n\nGET A\n\n\n--b--\n`).error, { message: /two Content-Type headers/ })
+})
+
+t.test('an operation makes its values from the kept bytes when read, the same each time', async (t) => {
+  const outcome = parse(
+    `--b\nContent-Type: application/http\nContent-ID: über\n\npatch Straße('ö') HTTP/1.1\nX-A: 1\nx-a: 2\nContent-ID: inner\n\n{"a":"ü"}\n--b--\n`,
+  )
+  const operation = outcome.document!.operations[0]
+  t.equal(operation.method, 'PATCH')
+  t.equal(operation.url, "Straße('ö')")
+  t.equal(operation.id, 'über', 'the part Content-ID before the embedded one')
+  t.same(Object.fromEntries(operation.headers), { 'x-a': '1, 2', 'content-id': 'inner' })
+  t.equal(operation.headers, operation.headers, 'made once')
+  t.equal(operation.body, operation.body)
+  t.equal(operation.body?.kind === 'bytes' && operation.body.bytes.toString(), '{"a":"ü"}')
+  t.same(JSON.parse(JSON.stringify(operation)), {
+    kind: 'operation',
+    index: 0,
+    method: 'PATCH',
+    url: "Straße('ö')",
+    headers: {},
+    body: { kind: 'bytes', bytes: { type: 'Buffer', data: [...Buffer.from('{"a":"ü"}')] } },
+    id: 'über',
+    dependsOn: [],
+  }, 'JSON.stringify sees every member (a Map as {})')
+})

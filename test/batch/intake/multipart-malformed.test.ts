@@ -137,3 +137,22 @@ t.test('the first malformation is reported, and nothing is kept after it', async
   t.throws(() => intake.end(), { code: 'BatchMalformed' }, 'a dead intake answers with the same error')
   t.throws(() => intake.push(Buffer.from('more')), { code: 'BatchMalformed' })
 })
+
+t.test('past the operation limit, a head split across chunks is still checked in its own copy', async (t) => {
+  // Nothing is kept once the batch has too many operations: a head split across chunks is copied into
+  // the head buffer, and a request line that ends with its part is checked there. The preamble fills
+  // the first bytes of the slab the head was first read from, and must not be read in its place.
+  const body = Buffer.from(
+    `${'preamble'.repeat(40)}\r\n` +
+      '--b\r\nContent-Type: multipart/mixed; boundary=cs\r\n\r\n--cs\r\nContent-Type: application/http\r\n\r\nPOST A HTTP/1.1\r\n\r\n{}\r\n' +
+      '--cs\r\nContent-Type: application/http\r\n\r\nPOST /service/Customers extra HTTP/1.1\r\n--cs--\r\n--b--\r\n',
+  )
+  const create = () => createMultipartIntake({ boundary: 'b', limits: { maxOperations: 1 } })
+  const whole = outcomeKey(ingest(create(), [body]))
+  t.match(whole, /^BatchMalformed: Part 2 of the change set in part 1: the request line ends with "extra HTTP\/1.1"/, 'a corrupt part comes before the operation count')
+  const lineStart = body.indexOf('POST /service')
+  const lineEnd = body.indexOf('\r\n--cs--')
+  for (let cut = lineStart; cut <= lineEnd + 2; cut++) {
+    t.equal(outcomeKey(ingest(create(), [body.subarray(0, cut), body.subarray(cut)])), whole, `cut at ${cut}`)
+  }
+})
