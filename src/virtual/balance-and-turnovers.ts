@@ -80,7 +80,10 @@ function byPeriods(sides: readonly (readonly SqlFragment[])[], periods: readonly
     (i) =>
       sql`COALESCE(SUM(${column('a', `_o${i}`)} + ${column('a', `_i${i}`)} - ${column('a', `_e${i}`)}) OVER (${partition}ORDER BY ${order} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) + ${column('a', `_o${i}`)} AS ${id(`_open${i}`)}`,
   )
-  const windowed = sql`SELECT ${join([raw('a.*'), ...running, sql`COUNT(*) OVER (${partition}) AS ${id('_n')}`])} FROM (${aggregated}) AS a`
+  // The group's row count under the same partition and order as the running sums (another frame only),
+  // so that the server sorts the rows once for all the window functions.
+  const count = sql`COUNT(*) OVER (${partition}ORDER BY ${order} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS ${id('_n')}`
+  const windowed = sql`SELECT ${join([raw('a.*'), ...running, count])} FROM (${aggregated}) AS a`
 
   // The opening-only row of a group stands at the first period: StartPeriod (clamped); its recorder and
   // line are empty (period-columns.ts).
