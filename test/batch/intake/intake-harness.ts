@@ -45,17 +45,8 @@ export function multipartSample(relativePath: string): MultipartSample | undefin
   return { name: relativePath, body: bytes, boundary: firstLine[1] }
 }
 
-/** mulberry32: a small deterministic random source, so that every failure can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let value = state
-    value = Math.imul(value ^ (value >>> 15), value | 1)
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61)
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The suite's seeded generator (test/support/seeded-random.ts), so that every failure can be replayed. */
+export { mulberry32 as seededRandom } from '../../support/seeded-random.js'
 
 export function randomInteger(random: () => number, below: number): number {
   return Math.floor(random() * below)
