@@ -9,7 +9,9 @@ install: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
+# The multipart fast path is AssemblyScript compiled to WebAssembly (src/batch/intake/wasm).
 build: install
+	npm run --silent build:wasm
 	$(NODE_BIN)/tsc -p tsconfig.json
 
 db: install

@@ -138,7 +138,10 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
       if (!isLast) return
       stopped = true
       const document = intake.end()
-      run(document).catch((error: unknown) => fail(error))
+      // Once the batch has run and its answer is written, the document's memory serves the next batch.
+      run(document)
+        .catch((error: unknown) => fail(error))
+        .finally(() => document.release())
     } catch (error) {
       stopped = true
       // Over the size limit, or corrupt JSON, mid-stream: answer now; the rest of the body is never read.

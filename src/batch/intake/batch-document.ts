@@ -69,6 +69,13 @@ export interface BatchDocument {
   readonly operations: readonly BatchOperation[]
   /** Size of the body that was read. */
   readonly byteLength: number
+  /**
+   * Gives back what the document holds for the next batch (a multipart document read by the fast path
+   * points into a reusable memory, multipart-scanner.ts). Call once the batch has run and its response
+   * is written; reading an operation's method, URL, headers, id or body afterwards is a programming
+   * error (what was read before stays valid, but for a body's bytes).
+   */
+  release(): void
 }
 
 /** Adds a header; a repeated name is joined with ", " (RFC 9110 §5.3). */

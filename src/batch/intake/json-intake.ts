@@ -87,7 +87,7 @@ class JsonIntake implements BatchIntake, JsonScannerEvents {
     if (this.itemCount > this.limits.maxOperations) this.die(tooManyOperations(this.itemCount, this.limits.maxOperations))
     if (this.itemCount === 0) this.die(batchMalformed('The batch has no operations.'))
     this.closeGroup()
-    return { format: 'json', items: this.items, operations: this.operations, byteLength: this.bytesReceived }
+    return { format: 'json', items: this.items, operations: this.operations, byteLength: this.bytesReceived, release: () => undefined }
   }
 
   // JsonScannerEvents

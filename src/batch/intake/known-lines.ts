@@ -28,6 +28,7 @@ export interface KnownLine {
   /** The text as little-endian 32-bit words, then its last bytes. */
   readonly words: Int32Array
   readonly tail: Buffer
+  readonly text: string
 }
 
 function knownLine(text: string, name: FieldName): KnownLine {
@@ -36,7 +37,7 @@ function knownLine(text: string, name: FieldName): KnownLine {
   const words = new Int32Array(wordCount)
   for (let index = 0; index < wordCount; index++) words[index] = bytes.readInt32LE(index * 4)
   const colon = text.indexOf(':')
-  return { length: bytes.length, colon, value: colon + 2, name, words, tail: bytes.subarray(wordCount * 4) }
+  return { length: bytes.length, colon, value: colon + 2, name, words, tail: bytes.subarray(wordCount * 4), text }
 }
 
 const KNOWN_LINES: readonly KnownLine[] = [
@@ -44,6 +45,9 @@ const KNOWN_LINES: readonly KnownLine[] = [
   knownLine('Content-Transfer-Encoding: binary', FieldName.Other),
   knownLine('Content-Type: application/json', FieldName.ContentType),
 ]
+
+/** The same lines for the fast path (multipart-scanner.ts), which recognises them the same way. */
+export const KNOWN_LINE_TEXTS: readonly string[] = KNOWN_LINES.map((line) => line.text)
 
 /** `Cont`, the first word of every known line. */
 const FIRST_WORD = KNOWN_LINES[0].words[0]

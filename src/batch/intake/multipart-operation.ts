@@ -23,9 +23,16 @@ interface Made {
 }
 
 export class MultipartOperation implements BatchOperation {
-  readonly kind = 'operation'
-  readonly atomicityGroup = undefined
-  readonly dependsOn = NO_DEPENDENCIES
+  // The same for every multipart operation: on the prototype, not in each of thousands of objects.
+  get kind(): 'operation' {
+    return 'operation'
+  }
+  get atomicityGroup(): undefined {
+    return undefined
+  }
+  get dependsOn(): readonly string[] {
+    return NO_DEPENDENCIES
+  }
   private made: Made | undefined = undefined
 
   /** @param at the index of the operation's first cell in `table.cells`. */
@@ -98,7 +105,7 @@ export class MultipartOperation implements BatchOperation {
   }
 
   private buffer(cell: Cell): Buffer {
-    return this.table.buffers[this.table.cells[this.at + cell]]
+    return this.table.buffer(this.table.cells[this.at + cell])
   }
 }
 

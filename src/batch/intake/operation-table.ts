@@ -28,20 +28,44 @@ export const enum Cell {
 }
 
 export class OperationTable {
-  cells = new Int32Array(64 * Cell.Width)
   /** The buffers the rows name, by number. */
   readonly buffers: Buffer[] = []
   private rows = 0
 
+  /** @param cells room for the rows to come (it grows as needed). */
+  constructor(public cells: Int32Array = new Int32Array(64 * Cell.Width)) {}
+
   /** Adds a row; returns the index of its first cell in `cells` (the array may be replaced by a larger one). */
   addRow(): number {
     const at = this.rows++ * Cell.Width
-    if (at + Cell.Width > this.cells.length) {
-      const larger = new Int32Array(this.cells.length * 2)
-      larger.set(this.cells)
-      this.cells = larger
-    }
+    this.ensureCells(at + Cell.Width)
     return at
+  }
+
+  /** Adds the rows `source` holds (whole rows, as the fast path writes them); returns the first one's index. */
+  addRows(source: Int32Array): number {
+    const at = this.rows * Cell.Width
+    this.rows += source.length / Cell.Width
+    this.ensureCells(at + source.length)
+    this.cells.set(source, at)
+    return at
+  }
+
+  /**
+   * Buffer number `number`. Releasing a document empties its buffers (its bytes may serve another batch
+   * then), and a row always names one: reading a released operation throws.
+   */
+  buffer(number: number): Buffer {
+    const buffer = this.buffers[number]
+    if (buffer === undefined) throw new Error('unreachable: an operation of a released batch document was read')
+    return buffer
+  }
+
+  private ensureCells(length: number): void {
+    if (length <= this.cells.length) return
+    const larger = new Int32Array(Math.max(length, this.cells.length * 2))
+    larger.set(this.cells)
+    this.cells = larger
   }
 
   /** The number of `buffer` in `buffers`: consecutive operations mostly lie in the same slab. */

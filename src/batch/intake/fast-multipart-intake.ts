@@ -1,0 +1,166 @@
+// The multipart intake as the service runs it: the fast path (wasm/multipart-scan.ts) reads the body,
+// and hands over to the general intake (general-multipart-intake.ts) the moment it meets anything it
+// does not prove well formed.
+//
+// The fast path copies each chunk once, into the memory of its WebAssembly instance
+// (multipart-scanner.ts), where the scan checks every complete part and writes where its operation
+// lies, in the operation table's layout. Nothing else is built until the operations are read
+// (multipart-operation.ts), exactly as with the general intake.
+//
+// Handing over: the general intake is given every byte received so far, as one chunk, and from then on
+// every later one; it reads the batch from its start, so its verdict (which error, with which message
+// and figures, in the order of decisions.md §7) or its document is the same as if it had read the batch
+// alone. The fast path gives no verdict of its own but one: `413`, which depends on the byte count only.
+// The instance goes back at once, since the general intake keeps copies of its own.
+
+import type { BatchDocument, BatchItem, BatchOperation } from './batch-document.js'
+import type { BatchIntake, IntakeProgress } from './batch-intake.js'
+import { createGeneralMultipartIntake } from './general-multipart-intake.js'
+import { batchTooLarge } from './intake-errors.js'
+import type { IntakeLimits } from './intake-limits.js'
+import { MultipartOperation } from './multipart-operation.js'
+import { MultipartScanner, ScanStatus } from './multipart-scanner.js'
+import { Cell, OperationTable } from './operation-table.js'
+import type { ODataError } from '../../errors.js'
+
+export class FastMultipartIntake implements BatchIntake {
+  readonly format = 'multipart' as const
+  /** Until the document is released, or the general intake took over. */
+  private scanner: MultipartScanner | undefined
+  private general: BatchIntake | undefined
+  private bytesReceived = 0
+  /** The close delimiter was read: what follows is the epilogue, not read (RFC 2046). */
+  private complete = false
+  private thrown: ODataError | undefined
+  private ended = false
+  // The document being built from the rows the scan writes. They all name one buffer, the scan's
+  // memory, set at the end (the memory may grow until then).
+  private readonly table: OperationTable
+  private readonly items: BatchItem[] = []
+  private readonly operations: BatchOperation[] = []
+  private changeSetNumber = 0
+  private changeSetOperations: BatchOperation[] = []
+
+  constructor(
+    private readonly boundary: string,
+    private readonly limits: IntakeLimits,
+  ) {
+    this.scanner = MultipartScanner.acquire(boundary, limits)
+    // Room for the operations a batch may hold, up to a few thousand: then the rows are copied once.
+    this.table = new OperationTable(new Int32Array(Math.min(limits.maxOperations, 4096) * Cell.Width))
+  }
+
+  /** Whether the general intake took over (for tests and benchmarks: the outcome is the same). */
+  get handedOver(): boolean {
+    return this.general !== undefined
+  }
+
+  get progress(): IntakeProgress {
+    if (this.general !== undefined) return this.general.progress
+    const scanner = this.scanner
+    return {
+      bytesReceived: this.bytesReceived,
+      retainedBytes: scanner?.received ?? 0,
+      topLevelParts: scanner?.topLevelParts ?? 0,
+      operations: scanner?.operations ?? 0,
+      partsParsed: scanner?.partsParsed ?? 0,
+      failureCertain: this.thrown !== undefined,
+    }
+  }
+
+  push(chunk: Uint8Array): void {
+    if (this.general !== undefined) return this.general.push(chunk)
+    if (this.thrown !== undefined) throw this.thrown
+    if (this.ended) throw new Error('BatchIntake.push called after end()')
+    this.bytesReceived += chunk.byteLength
+    if (this.bytesReceived > this.limits.maxBytes) {
+      this.releaseScanner()
+      throw (this.thrown = batchTooLarge(this.limits.maxBytes))
+    }
+    if (chunk.byteLength === 0) return
+    // The epilogue is kept too (it is rare and short): a hand-over must give every byte received.
+    this.scanner!.append(chunk)
+    if (!this.complete) void this.read(false)
+  }
+
+  end(): BatchDocument {
+    if (this.general !== undefined) return this.general.end()
+    if (this.thrown !== undefined) throw this.thrown
+    if (this.ended) throw new Error('BatchIntake.end called twice')
+    this.ended = true
+    // A body without its close delimiter, or without operations, gets the general intake's verdict.
+    const general = (this.complete ? undefined : this.read(true)) ?? (this.operations.length === 0 ? this.handOver() : undefined)
+    if (general !== undefined) return general.end()
+    const scanner = this.scanner!
+    this.table.buffers.push(scanner.buffer())
+    let released = false
+    return {
+      format: 'multipart',
+      items: this.items,
+      operations: this.operations,
+      byteLength: this.bytesReceived,
+      release: () => {
+        if (released) return
+        released = true
+        this.table.buffers.length = 0 // what was not read yet can no longer be (OperationTable.buffer)
+        this.releaseScanner()
+      },
+    }
+  }
+
+  /** Scans what has arrived and takes the rows written; hands over when the scan gives up (and returns the general intake). */
+  private read(final: boolean): BatchIntake | undefined {
+    const scanner = this.scanner!
+    for (;;) {
+      const status = scanner.scan(final)
+      if (status === ScanStatus.Fallback) return this.handOver()
+      this.takeRows(scanner)
+      if (status === ScanStatus.RowsFull) continue
+      if (status === ScanStatus.Complete) this.complete = true
+      return undefined
+    }
+  }
+
+  /** One operation per row, grouped into change sets by the number beside each row. */
+  private takeRows(scanner: MultipartScanner): void {
+    const count = scanner.rowCount
+    if (count === 0) return
+    const table = this.table
+    const first = table.addRows(scanner.rows())
+    // Beside each row: its change set, part and member numbers.
+    const places = scanner.places()
+    const operations = this.operations
+    for (let row = 0; row < count; row++) {
+      const operation = new MultipartOperation(operations.length, table, first + row * Cell.Width)
+      operations.push(operation)
+      const changeSet = places[row * 3]
+      if (changeSet === 0) {
+        this.items.push(operation)
+      } else if (changeSet === this.changeSetNumber) {
+        this.changeSetOperations.push(operation)
+      } else {
+        this.changeSetNumber = changeSet
+        this.changeSetOperations = [operation]
+        this.items.push({ kind: 'changeSet', atomicityGroup: undefined, operations: this.changeSetOperations })
+      }
+    }
+    scanner.clearRows()
+  }
+
+  private handOver(): BatchIntake {
+    const scanner = this.scanner!
+    const general = createGeneralMultipartIntake(this.boundary, this.limits)
+    // At most maxBytes: this push cannot be refused; the general intake copies what it keeps.
+    general.push(scanner.data())
+    this.general = general
+    this.releaseScanner()
+    this.items.length = 0
+    this.operations.length = 0
+    return general
+  }
+
+  private releaseScanner(): void {
+    this.scanner?.release()
+    this.scanner = undefined
+  }
+}
