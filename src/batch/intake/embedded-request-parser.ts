@@ -106,7 +106,8 @@ export class EmbeddedRequestParser implements PartBodySink, HeadOwner {
       cells[at + Cell.BodyStart] = bodyStart
       cells[at + Cell.BodyEnd] = bodyEnd
     }
-    this.receiver.operation(new MultipartOperation(this.index, table, at))
+    if (at !== this.index * Cell.Width) throw new Error('unreachable: an operation kept without its row in the operation table')
+    this.receiver.operation(new MultipartOperation(table, at))
   }
 
   /** Records where the head's parts lie, from the scanner that has just read it. */

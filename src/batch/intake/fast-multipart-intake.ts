@@ -13,7 +13,7 @@
 // alone. The fast path gives no verdict of its own but one: `413`, which depends on the byte count only.
 // The instance goes back at once, since the general intake keeps copies of its own.
 
-import type { BatchDocument, BatchItem, BatchOperation } from './batch-document.js'
+import type { BatchDocument, BatchItem } from './batch-document.js'
 import type { BatchIntake, IntakeProgress } from './batch-intake.js'
 import { createGeneralMultipartIntake } from './general-multipart-intake.js'
 import { batchTooLarge } from './intake-errors.js'
@@ -33,13 +33,13 @@ export class FastMultipartIntake implements BatchIntake {
   private complete = false
   private thrown: ODataError | undefined
   private ended = false
-  // The document being built from the rows the scan writes. They all name one buffer, the scan's
-  // memory, set at the end (the memory may grow until then).
+  // The rows the scan writes, taken as they come; the operations are made from them at the end, all at
+  // once (a burst of small objects costs the garbage collector less than a trickle over the whole read).
+  // The rows all name one buffer, the scan's memory, set at the end (the memory may grow until then).
   private readonly table: OperationTable
-  private readonly items: BatchItem[] = []
-  private readonly operations: BatchOperation[] = []
-  private changeSetNumber = 0
-  private changeSetOperations: BatchOperation[] = []
+  private rowCount = 0
+  /** For each row, its change set: 0 outside change sets, else its number from 1. */
+  private changeSets: Int32Array
 
   constructor(
     private readonly boundary: string,
@@ -47,7 +47,9 @@ export class FastMultipartIntake implements BatchIntake {
   ) {
     this.scanner = MultipartScanner.acquire(boundary, limits)
     // Room for the operations a batch may hold, up to a few thousand: then the rows are copied once.
-    this.table = new OperationTable(new Int32Array(Math.min(limits.maxOperations, 4096) * Cell.Width))
+    const room = Math.min(limits.maxOperations, 4096)
+    this.table = new OperationTable(new Int32Array(room * Cell.Width))
+    this.changeSets = new Int32Array(room)
   }
 
   /** Whether the general intake took over (for tests and benchmarks: the outcome is the same). */
@@ -89,15 +91,17 @@ export class FastMultipartIntake implements BatchIntake {
     if (this.ended) throw new Error('BatchIntake.end called twice')
     this.ended = true
     // A body without its close delimiter, or without operations, gets the general intake's verdict.
-    const general = (this.complete ? undefined : this.read(true)) ?? (this.operations.length === 0 ? this.handOver() : undefined)
+    const general = (this.complete ? undefined : this.read(true)) ?? (this.rowCount === 0 ? this.handOver() : undefined)
     if (general !== undefined) return general.end()
     const scanner = this.scanner!
     this.table.buffers.push(scanner.buffer())
+    const operations: MultipartOperation[] = []
+    for (let row = 0; row < this.rowCount; row++) operations.push(new MultipartOperation(this.table, row * Cell.Width))
     let released = false
     return {
       format: 'multipart',
-      items: this.items,
-      operations: this.operations,
+      items: this.items(operations),
+      operations,
       byteLength: this.bytesReceived,
       release: () => {
         if (released) return
@@ -121,30 +125,39 @@ export class FastMultipartIntake implements BatchIntake {
     }
   }
 
-  /** One operation per row, grouped into change sets by the number beside each row. */
+  /** Copies the rows written, and the change set beside each, out of the scan's memory. */
   private takeRows(scanner: MultipartScanner): void {
     const count = scanner.rowCount
     if (count === 0) return
-    const table = this.table
-    const first = table.addRows(scanner.rows())
-    // Beside each row: its change set, part and member numbers.
-    const places = scanner.places()
-    const operations = this.operations
-    for (let row = 0; row < count; row++) {
-      const operation = new MultipartOperation(operations.length, table, first + row * Cell.Width)
-      operations.push(operation)
-      const changeSet = places[row * 3]
-      if (changeSet === 0) {
-        this.items.push(operation)
-      } else if (changeSet === this.changeSetNumber) {
-        this.changeSetOperations.push(operation)
-      } else {
-        this.changeSetNumber = changeSet
-        this.changeSetOperations = [operation]
-        this.items.push({ kind: 'changeSet', atomicityGroup: undefined, operations: this.changeSetOperations })
-      }
+    this.table.addRows(scanner.rows())
+    const first = this.rowCount
+    this.rowCount += count
+    if (this.rowCount > this.changeSets.length) {
+      const larger = new Int32Array(Math.max(this.rowCount, 2 * this.changeSets.length))
+      larger.set(this.changeSets)
+      this.changeSets = larger
     }
+    // Beside each row, three cells: its change set, part and member numbers.
+    const places = scanner.places()
+    for (let row = 0; row < count; row++) this.changeSets[first + row] = places[row * 3]
     scanner.clearRows()
+  }
+
+  /** The top-level items: operations outside change sets, and each change set with its operations. */
+  private items(operations: readonly MultipartOperation[]): BatchItem[] {
+    const items: BatchItem[] = []
+    const changeSets = this.changeSets
+    for (let row = 0; row < operations.length; ) {
+      const changeSet = changeSets[row]
+      if (changeSet === 0) {
+        items.push(operations[row++])
+        continue
+      }
+      const start = row
+      while (row < operations.length && changeSets[row] === changeSet) row++
+      items.push({ kind: 'changeSet', atomicityGroup: undefined, operations: operations.slice(start, row) })
+    }
+    return items
   }
 
   private handOver(): BatchIntake {
@@ -154,8 +167,6 @@ export class FastMultipartIntake implements BatchIntake {
     general.push(scanner.data())
     this.general = general
     this.releaseScanner()
-    this.items.length = 0
-    this.operations.length = 0
     return general
   }
 

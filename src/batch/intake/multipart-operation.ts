@@ -35,12 +35,18 @@ export class MultipartOperation implements BatchOperation {
   }
   private made: Made | undefined = undefined
 
-  /** @param at the index of the operation's first cell in `table.cells`. */
+  /**
+   * @param at the index of the operation's first cell in `table.cells`. A document's table holds one
+   * row per operation in document order, so the row number is the operation's index.
+   */
   constructor(
-    readonly index: number,
     private readonly table: OperationTable,
     private readonly at: number,
   ) {}
+
+  get index(): number {
+    return this.at / Cell.Width
+  }
 
   get method(): string {
     const made = this.madeSoFar()

@@ -59,8 +59,14 @@ const NEED_INPUT: i32 = 0
 const ROWS_FULL: i32 = 1
 const FALLBACK: i32 = 2
 const COMPLETE: i32 = 3
-/** Internal: a part was read. */
+// Internal to `scan`: a part's heads were read, or they have not all arrived.
 const READ: i32 = 4
+const PART_INCOMPLETE: i32 = 5
+
+// What the readers of positions return instead of one.
+const FALLBACK_CODE: i32 = -1
+const INCOMPLETE: i32 = -2
+const ROWS_FULL_CODE: i32 = -3
 
 // What reading a delimiter line gives, besides the position where the part's content starts.
 const LINE_INCOMPLETE: i32 = -1
@@ -84,14 +90,38 @@ let maxLine: i32 = 0
 let batchNeedleLength: i32 = 0
 
 // Where the scan stands between pushes.
+/** Before the first delimiter: searching for it. */
 const PREAMBLE: i32 = 0
-const PARTS: i32 = 1
-const EPILOGUE: i32 = 2
+/** A delimiter was found at `pendingDelimiter`; its line is read next. */
+const DELIMITER: i32 = 1
+/** A part starts at `partStart`; its heads (or its change set) are read next. */
+const PART_HEAD: i32 = 2
+/** A request's head was read; its body, from `bodyStart`, ends at the next delimiter. */
+const BODY: i32 = 3
+/** A change set was read; its epilogue ends at the next delimiter. */
+const CHANGE_SET_EPILOGUE: i32 = 4
+/** After the close delimiter. */
+const EPILOGUE: i32 = 5
 let phase: i32 = PREAMBLE
+/** Where the search for the next delimiter goes on. */
 let searchFrom: i32 = DATA - 1
-/** A delimiter found whose line (`--`, or padding and a line break) is not read yet; -1 when none. */
-let pendingDelimiter: i32 = -1
+let pendingDelimiter: i32 = 0
 let partStart: i32 = 0
+/** The data's end when the part at `partStart` was last found incomplete (0: not tried yet). */
+let attemptEnd: i32 = 0
+
+// The request whose head was read last: where its parts lie, for its row.
+let requestStart: i32 = 0
+let requestMethodEnd: i32 = 0
+let requestUrlStart: i32 = 0
+let requestUrlEnd: i32 = 0
+let requestFieldsStart: i32 = 0
+let requestHeadEnd: i32 = 0
+let requestIdStart: i32 = -1
+let requestIdEnd: i32 = -1
+let bodyStart: i32 = 0
+/** Whether the last findEither found the batch's delimiter (rather than the change set's). */
+let foundBatchDelimiter: bool = false
 
 // Counts.
 let topLevelParts: i32 = 0
@@ -116,8 +146,9 @@ export function setup(needleLength: i32, operationLimit: i32, headerBytes: i32, 
   store<u8>(DATA - 1, LF)
   phase = PREAMBLE
   searchFrom = DATA - 1
-  pendingDelimiter = -1
+  pendingDelimiter = 0
   partStart = 0
+  attemptEnd = 0
   topLevelParts = 0
   operations = 0
   partsParsed = 0
@@ -179,11 +210,15 @@ export function partsParsedCount(): i32 {
  * Answers NEED_INPUT (all complete parts read), ROWS_FULL (take the rows, clearRows, call again),
  * FALLBACK (leave this batch to the general parser) or COMPLETE (the close delimiter was read; what
  * follows is the epilogue, ignored).
+ *
+ * A part is read head first: its MIME head, then its request's head (or its change set), then the
+ * search for the next delimiter goes on from the body. Heads are not searched for delimiters: a
+ * delimiter starts a line with `--`, and a head line that starts so is left to the general parser.
  */
 export function scan(end: i32, final: bool): i32 {
   while (true) {
     if (phase == EPILOGUE) return COMPLETE
-    if (pendingDelimiter >= 0) {
+    if (phase == DELIMITER) {
       const contentStart = delimiterLine(pendingDelimiter + batchNeedleLength, end)
       if (contentStart == LINE_INCOMPLETE) return final ? FALLBACK : NEED_INPUT
       if (contentStart == LINE_BAD) return FALLBACK
@@ -192,22 +227,41 @@ export function scan(end: i32, final: bool): i32 {
         return COMPLETE
       }
       if (++topLevelParts > maxOperations) return FALLBACK
-      pendingDelimiter = -1
       partStart = contentStart
-      phase = PARTS
+      attemptEnd = 0
+      phase = PART_HEAD
     }
+    if (phase == PART_HEAD) {
+      // A part whose heads (or change set) have not all arrived is read again from its start, but only
+      // once the bytes after it have doubled: however a body is cut, each byte is read a few times at most.
+      if (!final && attemptEnd > 0 && end - partStart < 2 * (attemptEnd - partStart)) return NEED_INPUT
+      const status = part(partStart, end)
+      if (status == PART_INCOMPLETE) {
+        if (final) return FALLBACK
+        attemptEnd = end
+        return NEED_INPUT
+      }
+      // Rows full: taken, the part is read again at once.
+      if (status == ROWS_FULL) attemptEnd = 0
+      if (status != READ) return status
+      continue
+    }
+    // PREAMBLE, BODY or CHANGE_SET_EPILOGUE: look for the next delimiter.
     const match = find(BATCH_NEEDLE, batchNeedleLength, searchFrom, end)
     if (match < 0) {
       const next = end - batchNeedleLength + 1
       if (next > searchFrom) searchFrom = next
       return final ? FALLBACK : NEED_INPUT
     }
-    if (phase == PARTS) {
-      const status = topLevelPart(partStart, contentEnd(partStart, match))
-      if (status != READ) return status
+    if (phase == BODY) {
+      // The blank line's line feed began the delimiter: the general parser reads that head differently.
+      if (match < bodyStart) return FALLBACK
+      if (rows == ROW_CAPACITY) return ROWS_FULL
+      writeRow(contentEnd(bodyStart, match), 0, 0)
     }
     pendingDelimiter = match
     searchFrom = match + batchNeedleLength
+    phase = DELIMITER
   }
 }
 
@@ -242,111 +296,171 @@ function delimiterLine(position: i32, end: i32): i32 {
   return LINE_INCOMPLETE
 }
 
-/** A top-level part `start … end`: an embedded request or a change set. Answers READ, ROWS_FULL or FALLBACK. */
-function topLevelPart(start: i32, end: i32): i32 {
-  // A part that does not fit the rows left is read again after they were taken: undo its counts.
+/**
+ * A top-level part from `start`: its MIME head, then an embedded request's head (the body is found by
+ * the search for the next delimiter) or a whole change set. Answers READ, INCOMPLETE, ROWS_FULL or
+ * FALLBACK; on READ the phase is BODY or CHANGE_SET_EPILOGUE.
+ */
+function part(start: i32, end: i32): i32 {
+  const headEnd = partHead(start, end)
+  if (headEnd < 0) return statusOf(headEnd)
+  if (isApplicationHttp(contentTypeStart, contentTypeEnd)) {
+    const idStart = contentIdStart
+    const idEnd = contentIdEnd
+    const body = requestHead(headEnd, end)
+    if (body < 0) return statusOf(body)
+    if (operations + 1 > maxOperations) return FALLBACK
+    operations++
+    partsParsed++
+    requestIdStart = idStart
+    requestIdEnd = idEnd
+    bodyStart = body
+    // The body's own search starts at the blank line's line feed: a body may open with the delimiter.
+    searchFrom = body - 1
+    phase = BODY
+    return READ
+  }
+  const needleLength = changeSetNeedle(contentTypeStart, contentTypeEnd)
+  if (needleLength < 0) return FALLBACK
+  const after = changeSet(headEnd, end, needleLength)
+  if (after < 0) return statusOf(after)
+  searchFrom = after
+  phase = CHANGE_SET_EPILOGUE
+  return READ
+}
+
+/** The status `scan` answers for a code returned instead of a position. */
+function statusOf(code: i32): i32 {
+  if (code == INCOMPLETE) return PART_INCOMPLETE
+  return code == ROWS_FULL_CODE ? ROWS_FULL : FALLBACK
+}
+
+/**
+ * A change set's content from `start` (its part head ends just before): members up to the close
+ * delimiter, each written as a row. Returns the position after the close delimiter (what follows, up to
+ * the batch's next delimiter, is the change set's epilogue), or INCOMPLETE, ROWS_FULL_CODE or
+ * FALLBACK_CODE (then nothing it counted or wrote stays).
+ */
+function changeSet(start: i32, end: i32, needleLength: i32): i32 {
   const operationsBefore = operations
   const parsedBefore = partsParsed
   const rowsBefore = rows
   const changeSetsBefore = changeSets
-  const headEnd = partHead(start, end)
-  if (headEnd < 0) return FALLBACK
-  partsParsed++
-  let status: i32
-  if (isApplicationHttp(contentTypeStart, contentTypeEnd)) status = request(headEnd, end, contentIdStart, contentIdEnd, 0, 0)
-  else {
-    const needleLength = changeSetNeedle(contentTypeStart, contentTypeEnd)
-    if (needleLength < 0) return FALLBACK
-    status = changeSet(headEnd, end, needleLength)
-  }
-  if (status == ROWS_FULL) {
-    // A change set with more members than the rows can hold would never fit.
-    if (rowsBefore == 0) return FALLBACK
+  const status = changeSetMembers(start, end, needleLength)
+  if (status < 0) {
     operations = operationsBefore
     partsParsed = parsedBefore
     rows = rowsBefore
     changeSets = changeSetsBefore
+    // A change set with more members than the rows can hold would never fit.
+    if (status == ROWS_FULL_CODE && rowsBefore == 0) return FALLBACK_CODE
   }
   return status
 }
 
-/** The content of a change-set part, `start … end`, delimited by CHANGE_NEEDLE. */
-function changeSet(start: i32, end: i32, needleLength: i32): i32 {
+function changeSetMembers(start: i32, end: i32, needleLength: i32): i32 {
   const group = ++changeSets
   let members = 0
   // The part head's line feed before `start` primes the search, as DATA - 1 does for the batch.
-  let delimiter = find(CHANGE_NEEDLE, needleLength, start - 1, end)
-  if (delimiter < 0) return FALLBACK
+  let delimiter = findEither(needleLength, start - 1, end)
+  if (delimiter < 0) return INCOMPLETE
   while (true) {
+    // The batch's delimiter inside the change set cuts it short: the general parser says so.
+    if (foundBatchDelimiter) return FALLBACK_CODE
     const contentStart = delimiterLine(delimiter + needleLength, end)
-    if (contentStart == LINE_CLOSE) return members == 0 ? FALLBACK : READ
-    if (contentStart < 0) return FALLBACK
-    const next = find(CHANGE_NEEDLE, needleLength, delimiter + needleLength, end)
-    if (next < 0) return FALLBACK // no close delimiter
+    if (contentStart == LINE_CLOSE) {
+      if (members == 0) return FALLBACK_CODE
+      partsParsed++
+      return delimiter + needleLength + 2
+    }
+    if (contentStart == LINE_INCOMPLETE) return INCOMPLETE
+    if (contentStart < 0) return FALLBACK_CODE
     members++
-    const memberEnd = contentEnd(contentStart, next)
-    const headEnd = partHead(contentStart, memberEnd)
-    if (headEnd < 0 || !isApplicationHttp(contentTypeStart, contentTypeEnd)) return FALLBACK
+    const headEnd = partHead(contentStart, end)
+    if (headEnd < 0) return headEnd
+    if (!isApplicationHttp(contentTypeStart, contentTypeEnd)) return FALLBACK_CODE
+    requestIdStart = contentIdStart
+    requestIdEnd = contentIdEnd
+    const body = requestHead(headEnd, end)
+    if (body < 0) return body
+    const next = findEither(needleLength, body - 1, end)
+    if (next < 0) return INCOMPLETE
+    if (next < body) return FALLBACK_CODE
+    if (operations + 1 > maxOperations) return FALLBACK_CODE
+    if (rows == ROW_CAPACITY) return ROWS_FULL_CODE
+    operations++
     partsParsed++
-    const status = request(headEnd, memberEnd, contentIdStart, contentIdEnd, group, members)
-    if (status != READ) return status
+    bodyStart = body
+    writeRow(contentEnd(body, next), group, members)
     delimiter = next
   }
 }
 
 /**
- * An embedded request `start … end`: request line, headers, blank line, body. Writes its row; answers
- * READ, ROWS_FULL or FALLBACK.
+ * An embedded request's head from `start`: `<METHOD> <url>[ HTTP/d.d]`, header lines, blank line. Keeps
+ * where its parts lie for writeRow; returns where the body starts, or INCOMPLETE or FALLBACK_CODE.
  */
-function request(start: i32, end: i32, idStart: i32, idEnd: i32, group: i32, member: i32): i32 {
-  if (++operations > maxOperations) return FALLBACK
-  if (rows == ROW_CAPACITY) return ROWS_FULL
-  // `<METHOD> <url>[ HTTP/d.d]`
+function requestHead(start: i32, end: i32): i32 {
   let position = start
+  if (position + 1 >= end) return INCOMPLETE
+  if (load<u16>(position) == 0x2d2d) return FALLBACK_CODE // `--`: maybe a delimiter
   while (position < end && isClass(position, TOKEN)) position++
   const methodEnd = position
-  if (methodEnd == start || position >= end || byteAt(position) != SPACE) return FALLBACK
+  if (position >= end) return INCOMPLETE
+  if (methodEnd == start || byteAt(position) != SPACE) return FALLBACK_CODE
   position++
   while (position < end && byteAt(position) == SPACE) position++
   const urlStart = position
   position = skipClass(position, end, URL)
   const urlEnd = position
-  if (urlEnd == urlStart || position >= end) return FALLBACK
+  if (position >= end) return INCOMPLETE
+  if (urlEnd == urlStart) return FALLBACK_CODE
   if (byteAt(position) == SPACE) {
     // ` HTTP/d.d`, exactly; any other spelling is left to the general parser.
-    if (position + 9 > end || load<u32>(position + 1) != 0x50545448 /* HTTP */ || byteAt(position + 5) != 0x2f) return FALLBACK
-    if (!isDigit(byteAt(position + 6)) || byteAt(position + 7) != 0x2e || !isDigit(byteAt(position + 8))) return FALLBACK
+    if (position + 9 > end) return INCOMPLETE
+    if (load<u32>(position + 1) != 0x50545448 /* HTTP */ || byteAt(position + 5) != 0x2f) return FALLBACK_CODE
+    if (!isDigit(byteAt(position + 6)) || byteAt(position + 7) != 0x2e || !isDigit(byteAt(position + 8))) return FALLBACK_CODE
     position += 9
   }
   const fieldsStart = lineBreakEnd(position, end)
-  if (fieldsStart < 0) return FALLBACK
+  if (fieldsStart < 0) return fieldsStart
   const lineLength = position - start
-  if (lineLength > maxLine) return FALLBACK
+  if (lineLength > maxLine) return FALLBACK_CODE
   const headEnd = fields(fieldsStart, end, lineLength + 2, 1, maxHeaderCount + 1, false)
-  if (headEnd < 0) return FALLBACK
+  if (headEnd < 0) return headEnd
+  requestStart = start
+  requestMethodEnd = methodEnd
+  requestUrlStart = urlStart
+  requestUrlEnd = urlEnd
+  requestFieldsStart = fieldsStart
+  requestHeadEnd = headEnd
+  return headEnd
+}
+
+/** The row of the request whose head was read last, its body ending at `bodyEnd`. */
+function writeRow(bodyEnd: i32, group: i32, member: i32): void {
   const row = ROWS + rows * ROW_CELLS * 4
   store<i32>(row, 0) // Head: buffer 0, the memory
-  store<i32>(row + 4, start) // RequestStart
-  store<i32>(row + 8, methodEnd)
-  store<i32>(row + 12, urlStart)
-  store<i32>(row + 16, urlEnd)
-  store<i32>(row + 20, fieldsStart)
-  store<i32>(row + 24, headEnd)
-  store<i32>(row + 28, idStart < 0 ? -1 : 0) // PartHead
-  store<i32>(row + 32, idStart)
-  store<i32>(row + 36, idEnd)
-  store<i32>(row + 40, headEnd < end ? 0 : -1) // Body
-  store<i32>(row + 44, headEnd)
-  store<i32>(row + 48, end)
+  store<i32>(row + 4, requestStart)
+  store<i32>(row + 8, requestMethodEnd)
+  store<i32>(row + 12, requestUrlStart)
+  store<i32>(row + 16, requestUrlEnd)
+  store<i32>(row + 20, requestFieldsStart)
+  store<i32>(row + 24, requestHeadEnd)
+  store<i32>(row + 28, requestIdStart < 0 ? -1 : 0) // PartHead
+  store<i32>(row + 32, requestIdStart)
+  store<i32>(row + 36, requestIdEnd)
+  store<i32>(row + 40, bodyStart < bodyEnd ? 0 : -1) // Body
+  store<i32>(row + 44, bodyStart)
+  store<i32>(row + 48, bodyEnd)
   const place = PLACES + rows * PLACE_CELLS * 4
   store<i32>(place, group)
   store<i32>(place + 4, topLevelParts)
   store<i32>(place + 8, member)
   rows++
-  return READ
 }
 
-/** A MIME part head from `start`: returns where it ends (after its blank line), or -1. */
+/** A MIME part head from `start`: returns where it ends (after its blank line), or INCOMPLETE or FALLBACK_CODE. */
 function partHead(start: i32, end: i32): i32 {
   contentTypeStart = -1
   contentIdStart = -1
@@ -355,21 +469,23 @@ function partHead(start: i32, end: i32): i32 {
 }
 
 /**
- * Header lines from `position` up to and including the blank line; returns the position after it, or
- * -1 for anything the general parser should judge: no blank line before `end`, a folded line, a name
- * that is not a token, a byte that is not a field-value byte, a bare CR, a limit reached, and on a part
- * head a second Content-Type or Content-ID. `headBytes` and `lines` count what came before (a request
- * line), as the head scanner does.
+ * Header lines from `position` up to and including the blank line; returns the position after it,
+ * INCOMPLETE when the data ends first, or FALLBACK_CODE for anything the general parser should judge:
+ * a line that starts with `--` (it may be a delimiter), a folded line, a name that is not a token, a
+ * byte that is not a field-value byte, a bare CR, a limit reached, and on a part head a second
+ * Content-Type or Content-ID. `headBytes` and `lines` count what came before (a request line), as the
+ * head scanner does.
  */
 function fields(position: i32, end: i32, headBytes: i32, lines: i32, maxLines: i32, partHead: bool): i32 {
   while (true) {
-    if (position >= end) return -1
+    if (position + 1 >= end) return INCOMPLETE
     const first = byteAt(position)
     if (first == CR || first == LF) {
       const next = lineBreakEnd(position, end)
-      if (next < 0 || headBytes + 2 > maxHeaderBytes) return -1
-      return next
+      if (next < 0) return next
+      return headBytes + 2 > maxHeaderBytes ? FALLBACK_CODE : next
     }
+    if (load<u16>(position) == 0x2d2d) return FALLBACK_CODE
     const lineStart = position
     let colon = -1
     let contentEnd = -1
@@ -381,15 +497,15 @@ function fields(position: i32, end: i32, headBytes: i32, lines: i32, maxLines: i
       next = lineBreakEnd(contentEnd, end)
     } else {
       colon = nameEnd(position, end)
-      if (colon < 0) return -1 // folded lines start with a blank, which is not a token byte
+      if (colon < 0) return colon // folded lines start with a blank, which is not a token byte
       contentEnd = skipClass(colon + 1, end, FIELD_VALUE)
       next = lineBreakEnd(contentEnd, end)
-      if (next < 0) return -1
+      if (next < 0) return next
     }
     const lineLength = contentEnd - lineStart
     headBytes += lineLength + 2
-    if (lineLength > maxLine || headBytes > maxHeaderBytes || ++lines > maxLines) return -1
-    if (partHead && !partField(lineStart, colon, contentEnd)) return -1
+    if (lineLength > maxLine || headBytes > maxHeaderBytes || ++lines > maxLines) return FALLBACK_CODE
+    if (partHead && !partField(lineStart, colon, contentEnd)) return FALLBACK_CODE
     position = next
   }
 }
@@ -415,7 +531,10 @@ function knownLineAt(position: i32, end: i32): i32 {
   return 0
 }
 
-/** The position of the colon that ends the field name at `position`, or -1 when the name is empty or not a token. */
+/**
+ * The position of the colon that ends the field name at `position`; FALLBACK_CODE when the name is empty
+ * or not a token, INCOMPLETE when the data ends first.
+ */
 @inline
 function nameEnd(position: i32, end: i32): i32 {
   if (position + 16 <= end) {
@@ -423,13 +542,14 @@ function nameEnd(position: i32, end: i32): i32 {
     const colons = i8x16.bitmask(i8x16.eq(block, i8x16.splat(<i8>COLON)))
     if (colons != 0) {
       const length = ctz(colons)
-      if (length == 0 || (notTokenMask(block) & ((1 << length) - 1)) != 0) return -1
+      if (length == 0 || (notTokenMask(block) & ((1 << length) - 1)) != 0) return FALLBACK_CODE
       return position + length
     }
   }
   const start = position
   while (position < end && isClass(position, TOKEN)) position++
-  if (position == start || position >= end || byteAt(position) != COLON) return -1
+  if (position >= end) return INCOMPLETE
+  if (position == start || byteAt(position) != COLON) return FALLBACK_CODE
   return position
 }
 
@@ -509,14 +629,18 @@ function changeSetNeedle(start: i32, end: i32): i32 {
   return length + 3
 }
 
-/** After a line's content at `position`: the position after its CRLF or LF, or -1 (a bare CR, or the end). */
+/**
+ * After a line's content at `position`: the position after its CRLF or LF; FALLBACK_CODE for anything
+ * else (a bare CR, a control character), INCOMPLETE when the data ends first.
+ */
 @inline
 function lineBreakEnd(position: i32, end: i32): i32 {
-  if (position >= end) return -1
+  if (position >= end) return INCOMPLETE
   const code = byteAt(position)
   if (code == LF) return position + 1
-  if (code == CR && position + 1 < end && byteAt(position + 1) == LF) return position + 2
-  return -1
+  if (code != CR) return FALLBACK_CODE
+  if (position + 1 >= end) return INCOMPLETE
+  return byteAt(position + 1) == LF ? position + 2 : FALLBACK_CODE
 }
 
 /**
@@ -565,6 +689,47 @@ function find(needle: i32, length: i32, from: i32, end: i32): i32 {
   }
   for (; position <= last; position++) {
     if (byteAt(position) == firstByte && memory.compare(position + 1, needle + 1, length - 1) == 0) return position
+  }
+  return -1
+}
+
+/**
+ * Inside a change set: the first position from `from` where either the change set's delimiter
+ * (CHANGE_NEEDLE, `length` bytes) or the batch's lies wholly before `end`, or -1; sets
+ * `foundBatchDelimiter`. Both needles start with a line feed, which no needle holds elsewhere, so two
+ * matches never overlap; at one position the batch's wins, as its framing comes first in the general
+ * parser. Until the longer needle fits, a later position cannot be ruled in: -1.
+ */
+function findEither(length: i32, from: i32, end: i32): i32 {
+  const batchLength = batchNeedleLength
+  const longest = length > batchLength ? length : batchLength
+  const last = end - longest
+  const first = i8x16.splat(<i8>LF)
+  const changeSetFinal = i8x16.splat(<i8>byteAt(CHANGE_NEEDLE + length - 1))
+  const batchFinal = i8x16.splat(<i8>byteAt(BATCH_NEEDLE + batchLength - 1))
+  let position = from
+  while (position <= last) {
+    let mask: i32
+    if (position + 15 <= last) {
+      const starts = i8x16.eq(v128.load(position), first)
+      const ends = v128.or(i8x16.eq(v128.load(position + length - 1), changeSetFinal), i8x16.eq(v128.load(position + batchLength - 1), batchFinal))
+      mask = i8x16.bitmask(v128.and(starts, ends))
+    } else {
+      mask = byteAt(position) == LF ? 1 : 0
+    }
+    while (mask != 0) {
+      const at = position + ctz(mask)
+      if (matchesAt(at, BATCH_NEEDLE, batchLength)) {
+        foundBatchDelimiter = true
+        return at
+      }
+      if (matchesAt(at, CHANGE_NEEDLE, length)) {
+        foundBatchDelimiter = false
+        return at
+      }
+      mask &= mask - 1
+    }
+    position += position + 15 <= last ? 16 : 1
   }
   return -1
 }
