@@ -22,7 +22,8 @@ import { createMultipartIntake } from '../src/batch/intake/multipart-intake.js'
 const TARGET_BYTES = 10 * 1_048_576
 const CHUNK_BYTES = 64 * 1024
 const RUNS = 15
-const WARM_UP_RUNS = 4
+// Enough for the JavaScript and WebAssembly compilers to reach their optimised tiers.
+const WARM_UP_RUNS = 12
 
 setFlagsFromString('--expose-gc')
 const collectGarbage = runInNewContext('gc') as () => void

@@ -708,30 +708,33 @@ function findEither(length: i32, from: i32, end: i32): i32 {
   const changeSetFinal = i8x16.splat(<i8>byteAt(CHANGE_NEEDLE + length - 1))
   const batchFinal = i8x16.splat(<i8>byteAt(BATCH_NEEDLE + batchLength - 1))
   let position = from
-  while (position <= last) {
-    let mask: i32
-    if (position + 15 <= last) {
-      const starts = i8x16.eq(v128.load(position), first)
-      const ends = v128.or(i8x16.eq(v128.load(position + length - 1), changeSetFinal), i8x16.eq(v128.load(position + batchLength - 1), batchFinal))
-      mask = i8x16.bitmask(v128.and(starts, ends))
-    } else {
-      mask = byteAt(position) == LF ? 1 : 0
-    }
+  while (position + 15 <= last) {
+    const starts = i8x16.eq(v128.load(position), first)
+    const changeSetEnds = i8x16.eq(v128.load(position + length - 1), changeSetFinal)
+    const batchEnds = i8x16.eq(v128.load(position + batchLength - 1), batchFinal)
+    let mask = i8x16.bitmask(v128.and(starts, v128.or(changeSetEnds, batchEnds)))
     while (mask != 0) {
       const at = position + ctz(mask)
-      if (matchesAt(at, BATCH_NEEDLE, batchLength)) {
-        foundBatchDelimiter = true
-        return at
-      }
-      if (matchesAt(at, CHANGE_NEEDLE, length)) {
-        foundBatchDelimiter = false
-        return at
-      }
+      if (isEitherDelimiter(at, length)) return at
       mask &= mask - 1
     }
-    position += position + 15 <= last ? 16 : 1
+    position += 16
+  }
+  for (; position <= last; position++) {
+    if (byteAt(position) == LF && isEitherDelimiter(position, length)) return position
   }
   return -1
+}
+
+/** Whether a delimiter starts at `at`: the batch's (checked first) or the change set's; sets foundBatchDelimiter. */
+@inline
+function isEitherDelimiter(at: i32, length: i32): bool {
+  if (matchesAt(at, BATCH_NEEDLE, batchNeedleLength)) {
+    foundBatchDelimiter = true
+    return true
+  }
+  foundBatchDelimiter = false
+  return matchesAt(at, CHANGE_NEEDLE, length)
 }
 
 /** Whether the `length` bytes at `at` are the needle's, sixteen at a time (a needle is 4 to 73 bytes). */
