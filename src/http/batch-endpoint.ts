@@ -125,7 +125,8 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
   const maxOperations = Math.min(settings.maxBatchOperations, profileLimit ?? Number.MAX_SAFE_INTEGER)
   let intake: BatchIntake
   try {
-    intake = createBatchIntake(contentType, { maxBytes, maxOperations })
+    const declaredBytes = declared === undefined ? undefined : Number(declared)
+    intake = createBatchIntake(contentType, { maxBytes, maxOperations }, Number.isSafeInteger(declaredBytes) ? declaredBytes : undefined)
   } catch (error) {
     return refuseAndStopReading(error, 0)
   }

@@ -9,10 +9,13 @@ import type { IntakeLimits } from './intake-limits.js'
 import { createJsonIntake } from './json-intake.js'
 import { createMultipartIntake } from './multipart-intake.js'
 
-/** Throws UnsupportedMediaType (415) for another media type, BatchMalformed for a bad boundary. */
-export function createBatchIntake(contentType: string | undefined, limits: Partial<IntakeLimits> = {}): BatchIntake {
+/**
+ * Throws UnsupportedMediaType (415) for another media type, BatchMalformed for a bad boundary.
+ * `expectedBytes` is the declared Content-Length, if any (a hint for sizing buffers, never trusted).
+ */
+export function createBatchIntake(contentType: string | undefined, limits: Partial<IntakeLimits> = {}, expectedBytes?: number): BatchIntake {
   const parsed = contentType === undefined ? undefined : parseContentType(contentType)
-  if (parsed?.mediaType === 'multipart/mixed') return createMultipartIntake({ boundary: boundaryOf(parsed, contentType!), limits })
+  if (parsed?.mediaType === 'multipart/mixed') return createMultipartIntake({ boundary: boundaryOf(parsed, contentType!), limits, expectedBytes })
   if (parsed?.mediaType === 'application/json') return createJsonIntake({ limits })
   throw new ODataError(
     'UnsupportedMediaType',

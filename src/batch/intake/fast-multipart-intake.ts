@@ -41,11 +41,13 @@ export class FastMultipartIntake implements BatchIntake {
   /** For each row, its change set: 0 outside change sets, else its number from 1. */
   private changeSets: Int32Array
 
+  /** @param expectedBytes the declared Content-Length, if any: the memory is sized for it at once. */
   constructor(
     private readonly boundary: string,
     private readonly limits: IntakeLimits,
+    expectedBytes?: number,
   ) {
-    this.scanner = MultipartScanner.acquire(boundary, limits)
+    this.scanner = MultipartScanner.acquire(boundary, limits, expectedBytes)
     // Room for the operations a batch may hold, up to a few thousand: then the rows are copied once.
     const room = Math.min(limits.maxOperations, 4096)
     this.table = new OperationTable(new Int32Array(room * Cell.Width))

@@ -17,6 +17,8 @@ export interface MultipartIntakeOptions {
   readonly limits?: Partial<IntakeLimits>
   /** `general` skips the fast path (to compare the two). */
   readonly reader?: 'fast' | 'general'
+  /** The declared Content-Length, if any: the fast path sizes its memory for it at once. */
+  readonly expectedBytes?: number
 }
 
 /** Positions in the fast path's memory are 32-bit: larger limits are read by the general intake. */
@@ -25,5 +27,5 @@ const LARGEST_FAST_BATCH = 1024 * 1_048_576
 export function createMultipartIntake(options: MultipartIntakeOptions): BatchIntake {
   const limits = resolveIntakeLimits(options.limits)
   if (options.reader === 'general' || limits.maxBytes > LARGEST_FAST_BATCH) return createGeneralMultipartIntake(options.boundary, limits)
-  return new FastMultipartIntake(options.boundary, limits)
+  return new FastMultipartIntake(options.boundary, limits, options.expectedBytes)
 }

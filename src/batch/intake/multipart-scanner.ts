@@ -78,10 +78,14 @@ export class MultipartScanner {
     this.writeTables()
   }
 
-  /** An instance for a new batch delimited by `boundary` (RFC 2046: at most 70 characters, no CR or LF). */
-  static acquire(boundary: string, limits: IntakeLimits): MultipartScanner {
+  /**
+   * An instance for a new batch delimited by `boundary` (RFC 2046: at most 70 characters, no CR or LF).
+   * `expectedBytes`, the declared Content-Length if any, sizes the memory at once.
+   */
+  static acquire(boundary: string, limits: IntakeLimits, expectedBytes?: number): MultipartScanner {
     const scanner = idle.pop() ?? new MultipartScanner()
     scanner.begin(boundary, limits)
+    if (expectedBytes !== undefined && expectedBytes <= limits.maxBytes) scanner.reserve(expectedBytes)
     return scanner
   }
 
@@ -98,7 +102,8 @@ export class MultipartScanner {
   /** Appends a chunk to the data, growing the memory as needed (`maxBytes` bounds what an intake appends). */
   append(chunk: Uint8Array): void {
     const needed = this.end + chunk.length + SPARE_BYTES
-    if (needed > this.bytes.length) this.grow(needed)
+    // An eighth more than needed, at least a megabyte: a body that streams in grows it a few times only.
+    if (needed > this.bytes.length) this.grow(needed + Math.max(needed >> 3, 1_048_576))
     this.bytes.set(chunk, this.end)
     this.end += chunk.length
   }
@@ -159,11 +164,16 @@ export class MultipartScanner {
     this.end = this.dataStart
   }
 
-  private grow(needed: number): void {
+  /** Room for a body of `bytes` bytes. */
+  private reserve(bytes: number): void {
+    const needed = this.dataStart + bytes + SPARE_BYTES
+    if (needed > this.bytes.length) this.grow(needed)
+  }
+
+  /** Grows the memory to at least `bytes` (in place: the views are made again, the data stays where it is). */
+  private grow(bytes: number): void {
     const current = this.memory.buffer.byteLength
-    // At least double: a body that arrives in many chunks grows the memory a few times only.
-    const target = Math.max(needed, 2 * current)
-    this.memory.grow(Math.ceil((target - current) / PAGE_BYTES))
+    this.memory.grow(Math.ceil((bytes - current) / PAGE_BYTES))
     this.bytes = new Uint8Array(this.memory.buffer)
     this.cells = new Int32Array(this.memory.buffer)
   }
