@@ -496,9 +496,9 @@ function fields(position: i32, end: i32, headBytes: i32, lines: i32, maxLines: i
       colon = position + <i32>load<u8>(known, 1)
       next = lineBreakEnd(contentEnd, end)
     } else {
-      colon = nameEnd(position, end)
-      if (colon < 0) return colon // folded lines start with a blank, which is not a token byte
-      contentEnd = skipClass(colon + 1, end, FIELD_VALUE)
+      contentEnd = fieldLine(position, end)
+      if (contentEnd < 0) return contentEnd // folded lines start with a blank, which is not a token byte
+      colon = lineColon
       next = lineBreakEnd(contentEnd, end)
       if (next < 0) return next
     }
@@ -532,6 +532,56 @@ function knownLineAt(position: i32, end: i32): i32 {
     if (after == LF || (after == CR && position + length + 1 < end && byteAt(position + length + 1) == LF)) return entry
   }
   return 0
+}
+
+/** Where the colon of the line fieldLine read last lies. */
+let lineColon: i32 = 0
+
+/**
+ * A header line from `position` (not a known one): `Name: value`. Returns where its content ends (its
+ * CR or LF, or another control character that lineBreakEnd refuses) and sets `lineColon`; FALLBACK_CODE
+ * when the name is empty or not a token, INCOMPLETE when the data ends first. A line whose name ends
+ * within sixteen bytes is read from one block: the colon, the token test and the first control byte
+ * (tab aside) at once.
+ */
+@inline
+function fieldLine(position: i32, end: i32): i32 {
+  if (position + 16 <= end) {
+    const block = v128.load(position)
+    const colons = i8x16.bitmask(i8x16.eq(block, i8x16.splat(<i8>COLON)))
+    if (colons != 0) {
+      const nameLength = ctz(colons)
+      if (nameLength == 0 || (notTokenMask(block) & ((1 << nameLength) - 1)) != 0) return FALLBACK_CODE
+      lineColon = position + nameLength
+      // Control bytes before the colon were refused as non-token bytes; the first one after it ends the line.
+      const controls = controlMask(block) & (-2 << nameLength)
+      if (controls != 0) return position + ctz(controls)
+      return skipFieldValue(position + 16, end)
+    }
+  }
+  const colon = nameEnd(position, end)
+  if (colon < 0) return colon
+  lineColon = colon
+  return skipFieldValue(colon + 1, end)
+}
+
+/** Bit i set when byte i of `block` is a control character other than tab, or DEL. */
+@inline
+function controlMask(block: v128): i32 {
+  const controls = v128.or(i8x16.lt_u(block, i8x16.splat(0x20)), i8x16.eq(block, i8x16.splat(0x7f)))
+  return i8x16.bitmask(v128.andnot(controls, i8x16.eq(block, i8x16.splat(<i8>TAB))))
+}
+
+/** The first position from `position` whose byte is not a field-value byte (tab, 0x20–0x7e, 0x80–0xff), or `end`. */
+@inline
+function skipFieldValue(position: i32, end: i32): i32 {
+  while (position + 16 <= end) {
+    const controls = controlMask(v128.load(position))
+    if (controls != 0) return position + ctz(controls)
+    position += 16
+  }
+  while (position < end && isClass(position, FIELD_VALUE)) position++
+  return position
 }
 
 /**
