@@ -1,12 +1,13 @@
 // Shared helpers of the intake tests: corpus access, chunking, a seeded random source, and a plain
 // summary of a BatchDocument that `t.same` can compare. (Not a test file: tap lists it as skipped.)
 
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import type t from 'tap'
 import { ODataError } from '../../../src/errors.js'
 import type { BatchDocument, BatchItem, BatchOperation } from '../../../src/batch/intake/batch-document.js'
 import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
+import { boundaryFromContentType } from '../../../src/batch/intake/content-type.js'
 
 /** A tap test or subtest, for helpers that make assertions. */
 export type TapTest = Parameters<Parameters<typeof t.test>[0]>[0]
@@ -43,6 +44,61 @@ export function multipartSample(relativePath: string): MultipartSample | undefin
   const firstLine = /^--([^\r\n]+)\r?\n/.exec(text)
   if (firstLine === null) throw new Error(`${relativePath}: does not open with a delimiter`)
   return { name: relativePath, body: bytes, boundary: firstLine[1] }
+}
+
+/** The multipart request files of the corpus: the standard's examples and Olingo's request vectors (not its responses). */
+export function multipartRequestFiles(): string[] {
+  const files = ['batch-spec/batch-multipart-request-1.txt', 'batch-spec/batch-multipart-request-2.txt']
+  for (const folder of ['batch-peers/olingo-odata4', 'batch-peers/olingo-odata2']) {
+    const directory = path.join(CORPUS_ROOT, folder)
+    if (!existsSync(directory)) continue
+    for (const name of readdirSync(directory).sort()) {
+      if (name.endsWith('.batch') && !/response/i.test(name)) files.push(`${folder}/${name}`)
+    }
+  }
+  return files
+}
+
+/**
+ * Every multipart body the corpus tests read: the request files; Olingo's two response files with the
+ * status line made a request line (they test body framing); the standard's request-line fragments
+ * wrapped in a batch. Files absent from the corpus are left out.
+ */
+export function corpusMultipartSamples(): MultipartSample[] {
+  const samples: MultipartSample[] = []
+  for (const file of multipartRequestFiles()) {
+    const sample = multipartSample(file)
+    if (sample !== undefined) samples.push(sample)
+  }
+  for (const file of ['batch-peers/olingo-odata2/BatchResponseWithAdditionalLineEnding.batch', 'batch-peers/olingo-odata2/BatchResponseWithLinesInBodyWin.batch']) {
+    const sample = multipartSample(file)
+    if (sample === undefined) continue
+    const asRequest = Buffer.from(sample.body.toString('latin1').replace('HTTP/1.1 500 Internal Server Error', 'POST Errors HTTP/1.1'), 'latin1')
+    samples.push({ name: `${file} as a request`, body: asRequest, boundary: sample.boundary })
+  }
+  for (const file of ['batch-spec/batch-multipart-fragment-1-url-absolute.txt', 'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt']) {
+    const fragment = corpusFile(file)
+    if (fragment === undefined) continue
+    // The corpus README: "append an empty line to make a complete application/http request".
+    const body = Buffer.concat([Buffer.from('--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'), fragment, Buffer.from('\r\n\r\n--b--\r\n')])
+    samples.push({ name: `${file} in a batch`, body, boundary: 'b' })
+  }
+  return samples
+}
+
+/** What protocol/batch/cases.json puts in place of `{product}` when no service runs (test/batch/protocol-cases.test.ts). */
+export const PLACEHOLDER_PRODUCT = '00000000-0000-4000-8000-000000000001'
+
+/** The multipart bodies of the wire cases (protocol/batch/cases.json), named by their case. */
+export function multipartProtocolCases(): MultipartSample[] {
+  const { cases } = JSON.parse(readFileSync('protocol/batch/cases.json', 'utf8')) as { cases: { name: string; request: { contentType: string; body: string } }[] }
+  return cases
+    .filter((batchCase) => /^multipart\//i.test(batchCase.request.contentType))
+    .map((batchCase) => ({
+      name: `protocol case "${batchCase.name}"`,
+      body: Buffer.from(batchCase.request.body.replaceAll('{product}', PLACEHOLDER_PRODUCT), 'utf8'),
+      boundary: boundaryFromContentType(batchCase.request.contentType),
+    }))
 }
 
 /** The suite's seeded generator (test/support/seeded-random.ts), so that every failure can be replayed. */
@@ -144,4 +200,9 @@ export function summarizeOperation(operation: BatchOperation): OperationSummary 
 /** A short description of an outcome, for comparing outcomes of differently chunked bodies. */
 export function outcomeKey(outcome: Outcome): string {
   return outcome.error !== undefined ? `${outcome.error.code}: ${outcome.error.message}` : JSON.stringify(summarize(outcome.document))
+}
+
+/** outcomeKey with the error's HTTP status and the document's byte length: everything an intake answers. */
+export function fullOutcomeKey(outcome: Outcome): string {
+  return outcome.error !== undefined ? `${outcome.error.status} ${outcomeKey(outcome)}` : `${outcome.document.byteLength} bytes ${outcomeKey(outcome)}`
 }
