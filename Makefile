@@ -29,7 +29,7 @@ bench: build db
 
 # Long seeded fuzzing (the test suite runs a short slice of the same fuzzers).
 fuzz: build db
-	FUZZ_SCALE=50 node scripts/run-tests.mjs --grep fuzz
+	FUZZ_SCALE=50 node scripts/run-tests.mjs --grep fuzz,fast-path
 
 clean:
 	rm -rf build .tap

@@ -1,5 +1,6 @@
 // Runs the tap suite over the compiled tests and ends with one line: `N passed, M failed`.
-// Arguments: `--grep WORD` keeps the test files whose path contains WORD; other arguments are files.
+// Arguments: `--grep WORD[,WORD…]` keeps the test files whose path contains one of the words; other
+// arguments are files.
 import { spawn } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,7 +20,7 @@ const grepIndex = args.indexOf('--grep')
 const grep = grepIndex >= 0 ? args[grepIndex + 1] : undefined
 const explicit = grepIndex >= 0 ? args.filter((_, i) => i !== grepIndex && i !== grepIndex + 1) : args
 let files = explicit.length > 0 ? explicit : testFiles('build/test')
-if (grep) files = files.filter((f) => f.includes(grep))
+if (grep) files = files.filter((f) => grep.split(',').some((word) => f.includes(word)))
 
 const child = spawn(process.execPath, ['node_modules/tap/dist/esm/run.mjs', ...files], {
   stdio: ['ignore', 'pipe', 'inherit'],

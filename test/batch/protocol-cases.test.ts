@@ -6,6 +6,7 @@ import { ODataError } from '../../src/errors.js'
 import { createBatchIntake, type BatchDocument } from '../../src/batch/intake/index.js'
 import { Random } from '../../src/seed/random.js'
 import { startTestService, TOKEN_ROOT } from '../support/test-service.js'
+import { PLACEHOLDER_PRODUCT } from './intake/intake-harness.js'
 
 interface BatchCase {
   name: string
@@ -13,7 +14,6 @@ interface BatchCase {
   response: { status: number; error?: string; parts?: (number | number[])[]; codes?: Record<string, string>; headers?: Record<string, string>; contentIds?: string[] }
 }
 const { cases } = JSON.parse(readFileSync('protocol/batch/cases.json', 'utf8')) as { cases: BatchCase[] }
-const PLACEHOLDER_PRODUCT = '00000000-0000-4000-8000-000000000001'
 
 /** What an intake made of a body, comparable across splits: the document's shape, or the error code and message. */
 function outcome(contentType: string, chunks: Buffer[]): string {

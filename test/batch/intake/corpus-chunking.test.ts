@@ -7,13 +7,11 @@ import t from 'tap'
 import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
-import { existsSync, readdirSync } from 'node:fs'
-import path from 'node:path'
 import {
-  CORPUS_ROOT,
   type TapTest,
   corpusFile,
   ingest,
+  multipartRequestFiles,
   multipartSample,
   outcomeKey,
   randomSplit,
@@ -22,19 +20,6 @@ import {
 } from './intake-harness.js'
 
 const LIMITS = { maxOperations: 1000 }
-
-/** The multipart request files: the standard's examples and Olingo's request vectors (not its responses). */
-function multipartRequestFiles(): string[] {
-  const files = ['batch-spec/batch-multipart-request-1.txt', 'batch-spec/batch-multipart-request-2.txt']
-  for (const folder of ['batch-peers/olingo-odata4', 'batch-peers/olingo-odata2']) {
-    const directory = path.join(CORPUS_ROOT, folder)
-    if (!existsSync(directory)) continue
-    for (const name of readdirSync(directory).sort()) {
-      if (name.endsWith('.batch') && !/response/i.test(name)) files.push(`${folder}/${name}`)
-    }
-  }
-  return files
-}
 
 const JSON_REQUEST_FILES = ['batch-spec/batch-json-request-1.json', 'batch-spec/batch-json-request-3.json']
 

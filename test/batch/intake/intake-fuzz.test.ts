@@ -20,7 +20,8 @@ import {
   seededRandom,
 } from './intake-harness.js'
 
-const MUTANTS_PER_FORMAT = 4000
+// FUZZ_SCALE multiplies the mutants (`make fuzz` runs 50 times the suite's slice).
+const MUTANTS_PER_FORMAT = 4000 * Number(process.env.FUZZ_SCALE ?? 1)
 
 interface Source {
   readonly name: string
