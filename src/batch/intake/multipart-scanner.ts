@@ -195,6 +195,7 @@ export class MultipartScanner {
       if (text.length < 16 || text.length > entryBytes - 16) throw new Error(`unreachable: the known line "${text}" does not fit the scan module's table`)
       bytes[entry] = text.length
       bytes[entry + 1] = text.indexOf(':')
+      bytes[entry + 2] = /^content-type:/i.test(text) ? 1 : 0
       bytes.set(Buffer.from(text, 'latin1'), entry + 16)
     })
   }

@@ -495,6 +495,12 @@ function fields(position: i32, end: i32, headBytes: i32, lines: i32, maxLines: i
       contentEnd = position + <i32>load<u8>(known)
       colon = position + <i32>load<u8>(known, 1)
       next = lineBreakEnd(contentEnd, end)
+      // Its name is known: a Content-Type line is recorded here, any other is neither of a part's two.
+      if (partHead && load<u8>(known, 2) != 0) {
+        if (contentTypeStart >= 0) return FALLBACK_CODE
+        contentTypeStart = colon + 2
+        contentTypeEnd = contentEnd
+      }
     } else {
       contentEnd = fieldLine(position, end)
       if (contentEnd < 0) return contentEnd // folded lines start with a blank, which is not a token byte
@@ -505,23 +511,26 @@ function fields(position: i32, end: i32, headBytes: i32, lines: i32, maxLines: i
     const lineLength = contentEnd - lineStart
     headBytes += lineLength + 2
     if (lineLength > maxLine || headBytes > maxHeaderBytes || ++lines > maxLines) return FALLBACK_CODE
-    if (partHead && !partField(lineStart, colon, contentEnd)) return FALLBACK_CODE
+    if (partHead && known == 0 && !partField(lineStart, colon, contentEnd)) return FALLBACK_CODE
     position = next
   }
 }
 
 /**
  * A header line every client writes, recognised whole: returns its entry in KNOWN_LINES, or 0. An entry
- * is the line's length (16 to 48), the offset of its colon, and from byte 16 its text.
+ * is the line's length (16 to 48), the offset of its colon, whether it is a Content-Type line, and from
+ * byte 16 its text.
  */
 @inline
 function knownLineAt(position: i32, end: i32): i32 {
   if (position + 16 > end || load<u32>(position) != load<u32>(KNOWN_LINES + 16)) return 0
   const start = v128.load(position)
+  // Bytes 8 to 11 tell the known lines apart (`Type`, `Tran`) before any vector is compared.
+  const word = load<u32>(position + 8)
   for (let entry = KNOWN_LINES; entry < KNOWN_LINES + KNOWN_LINE_COUNT * KNOWN_LINE_BYTES; entry += KNOWN_LINE_BYTES) {
     const length = <i32>load<u8>(entry)
     if (length == 0) break
-    if (position + length >= end) continue
+    if (word != load<u32>(entry + 24) || position + length >= end) continue
     const same = i8x16.eq(start, v128.load(entry + 16))
     const sameEnd = i8x16.eq(v128.load(position + length - 16), v128.load(entry + length))
     if (!i8x16.all_true(v128.and(same, sameEnd))) continue
