@@ -2,12 +2,14 @@
 // the uWS server on a free port, and a raw HTTP client that sends paths exactly as written (no
 // normalisation of dot segments or percent-encoding, unlike fetch).
 import http from 'node:http'
+import type { ResultSetHeader } from 'mysql2'
 import { startServer, type RunningServer } from '../../src/http/server.js'
 import { loadModel } from '../../src/model/load-model.js'
 import type { ServiceModel } from '../../src/model/model.js'
 import { seedDemoData } from '../../src/seed/seed-data.js'
 import { createServiceContext } from '../../src/service/service-context.js'
 import { migrate } from '../../src/store/migrate.js'
+import type { Pool } from '../../src/store/pool.js'
 import { createTestDatabase, type TestDatabase } from './test-database.js'
 
 export interface TestResponse {
@@ -67,4 +69,23 @@ export async function startTestService(name: string, options: { seed?: boolean; 
       await database.drop()
     },
   }
+}
+
+/**
+ * Doubles the stock movements (ar_Stock of the demo model) until there are at least `atLeast`, for
+ * tests that need an answer larger than any buffer on the way; resolves to the number of movements.
+ * Copies take line numbers past the largest one, so keys stay unique.
+ */
+export async function growStockMovements(pool: Pool, atLeast: number): Promise<number> {
+  const [[{ count }]] = (await pool.query('SELECT COUNT(*) AS count FROM ar_Stock')) as unknown as [[{ count: number | string }]]
+  let movements = Number(count)
+  if (movements === 0) throw new Error('no stock movements to grow from')
+  while (movements < atLeast) {
+    const [result] = await pool.query<ResultSetHeader>(
+      'INSERT INTO ar_Stock (Recorder, Recorder_Type, LineNumber, Period, Active, RecordType, Warehouse_Key, Product_Key, Quantity, Amount) ' +
+        'SELECT Recorder, Recorder_Type, LineNumber + (SELECT MAX(LineNumber) FROM ar_Stock), Period, Active, RecordType, Warehouse_Key, Product_Key, Quantity, Amount FROM ar_Stock',
+    )
+    movements += result.affectedRows
+  }
+  return movements
 }
