@@ -14,6 +14,8 @@ export interface OpenReader {
   /** Paused: nothing more is read until the test resumes or destroys it. */
   readonly socket: net.Socket
   readonly first: Buffer
+  /** streamStatistics.rowsPulled just before the request was sent. */
+  readonly rowsPulledBefore: number
 }
 
 /** Sends `GET path` as the demo user and stops reading as soon as the first bytes of the answer arrive. */
@@ -23,6 +25,7 @@ export async function openReader(port: number, path: string): Promise<OpenReader
     socket.once('connect', () => resolve())
     socket.once('error', reject)
   })
+  const rowsPulledBefore = streamStatistics.rowsPulled
   socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`)
   const first = await new Promise<Buffer>((resolve, reject) => {
     socket.once('data', (chunk: Buffer) => {
@@ -32,13 +35,15 @@ export async function openReader(port: number, path: string): Promise<OpenReader
     })
     socket.once('error', reject)
   })
-  return { socket, first }
+  return { socket, first, rowsPulledBefore }
 }
 
 export interface StalledRead {
   /**
-   * streamStatistics.rowsPulled when the reader stopped, after one pause (time enough for the buffers
-   * to fill and the query to stall) and after a second pause (it must not have moved since).
+   * streamStatistics.rowsPulled before the request was sent, after one pause of the stopped reader
+   * (time enough for the buffers to fill and the query to stall) and after a second pause (it must not
+   * have moved since). Counted from before the request: a query that ran to its end without waiting
+   * for the reader has then pulled every row by the first pause.
    */
   readonly rowsPulled: { readonly before: number; readonly stalled: number; readonly later: number }
   /** The status line and headers, through the blank line. */
@@ -52,8 +57,7 @@ export interface StalledRead {
  * `pauseMs`, then everything up to the last chunk of the chunked body.
  */
 export async function readWithStall(port: number, path: string, pauseMs: number): Promise<StalledRead> {
-  const { socket, first } = await openReader(port, path)
-  const before = streamStatistics.rowsPulled
+  const { socket, first, rowsPulledBefore: before } = await openReader(port, path)
   await sleep(pauseMs)
   const stalled = streamStatistics.rowsPulled
   await sleep(pauseMs)
