@@ -63,7 +63,7 @@ async function serve(args: string[]): Promise<void> {
   console.log(`seed: ${seed.message}`)
   const host = process.env.HOST ?? '127.0.0.1'
   const port = Number(process.env.PORT ?? 8080)
-  const server = await startServer(createServiceContext(model, pool), { host, port })
+  const server = await startServer(createServiceContext(model, pool, process.env), { host, port })
   const base = `http://${host}:${server.port}`
   console.log(`\n${model.name} OData service (configuration ${file})`)
   console.log(`  reference flavour (HTTP Basic):  ${base}${model.mounts.reference}/v4/`)

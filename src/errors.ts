@@ -32,11 +32,12 @@ export const ERROR_CODES = {
   InvalidParameter: { status: 400, description: 'A function parameter is unknown, duplicated, unnamed or has a bad value.' },
   NotFilledInResult: { status: 400, description: 'The request names a column the virtual table does not fill (another periodicity, a resource in Condition).' },
   InvalidBody: { status: 400, description: 'The request body is not valid JSON or not an object of the expected shape.' },
+  InvalidSetting: { status: 400, description: 'A settings change names an unknown setting or a value outside its range; nothing was changed.' },
   InvalidValue: { status: 400, description: 'A property value has the wrong type or is out of range (length, precision, scale).' },
   DeletionMarked: { status: 400, description: 'A document marked for deletion cannot be posted.' },
   // Authentication and authorisation
   Unauthorized: { status: 401, description: 'Credentials are missing or unknown.' },
-  Forbidden: { status: 403, description: "The subject's profile may not read or write the target." },
+  Forbidden: { status: 403, description: "The subject's profile may not read or write the target (or administer the settings)." },
   // Resources
   NotFound: { status: 404, description: 'No resource at this path (unknown set, function, or key without an entity).' },
   MethodNotAllowed: { status: 405, description: 'The resource does not support the method; Allow lists those it does.' },

@@ -110,7 +110,7 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
   }
   if (request.flavour === 'reference') return refuseAndStopReading(new ODataError('BatchNotSupported', '$batch is not available on the reference flavour; use the token-path root'), 0)
 
-  const settings = context.model.settings
+  const settings = context.settings.current
   const maxBytes = Math.floor(settings.maxBatchSizeMB * 1_048_576)
   const declared = headers.get('content-length')
   if (declared !== undefined && Number(declared) > maxBytes) {
@@ -167,7 +167,7 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
 
     const continueOnError = continueOnErrorPreference(headers.get('prefer'))
     const responseHeaders: Record<string, string> = continueOnError ? { 'Preference-Applied': continueOnError } : {}
-    const level = context.model.settings.logLevel
+    const level = context.settings.current.logLevel
     const writesAnything = document.operations.some((o) => o.method !== 'GET' && o.method !== 'HEAD')
     // With logging on, the response waits for the log: a log failure must still be answerable (500 LogWriteFailed).
     const logging = level === 'all' || level === 'errors' || (level === 'writes' && writesAnything)

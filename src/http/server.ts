@@ -17,6 +17,7 @@ import { matchMount } from './mounts.js'
 import { Responder } from './responder.js'
 import { readBody } from './read-body.js'
 import { handleBatch } from './batch-endpoint.js'
+import { SETTINGS_PATH, handleSettings } from './settings-endpoint.js'
 
 export interface ServerOptions {
   readonly host: string
@@ -38,12 +39,13 @@ function absoluteRoot(headers: ReadonlyMap<string, string>, root: string, fallba
   return `${proto}://${safeHost}${root}`
 }
 
-export function startServer(context: ServiceContext, options: ServerOptions): Promise<RunningServer> {
+export async function startServer(context: ServiceContext, options: ServerOptions): Promise<RunningServer> {
+  // The settings an administrator changed, in this process or another (decisions.md §8).
+  await context.settings.load(context.pool)
+  context.settings.startRefreshing(context.pool)
   const authenticator = new Authenticator(context.model)
   const app = uws.App()
   const fallbackHost = `${options.host}:${options.port}`
-  // Requests carry no more than this in a body outside $batch: the batch limit is the service's largest.
-  const maxBodyBytes = context.model.settings.maxBatchSizeMB * 1024 * 1024
 
   app.any('/*', (res, req) => {
     const responder = new Responder(res)
@@ -79,6 +81,9 @@ export function startServer(context: ServiceContext, options: ServerOptions): Pr
       })
       subjectName = subject.name
       profileName = subject.profile.name
+      if (mount.rest === SETTINGS_PATH) {
+        return void handleSettings(context, { res, responder, method, headers, subject }).then(log, fail)
+      }
       const path = resolveResourcePath(context.model, mount.rest)
       const serviceRoot = absoluteRoot(headers, mount.root, fallbackHost)
       if (path.kind === 'batch') {
@@ -91,6 +96,8 @@ export function startServer(context: ServiceContext, options: ServerOptions): Pr
         handleRequest(context, request, responder).then(log, fail)
       }
       if (METHODS_WITH_BODY.has(method)) {
+        // Requests carry no more than this in a body outside $batch: the batch limit is the service's largest.
+        const maxBodyBytes = context.settings.current.maxBatchSizeMB * 1024 * 1024
         readBody(res, headers, maxBodyBytes, responder).then(run, fail)
       } else {
         run(undefined)
@@ -106,6 +113,7 @@ export function startServer(context: ServiceContext, options: ServerOptions): Pr
       resolve({
         port: uws.us_socket_local_port(listenSocket),
         close: () => {
+          context.settings.stopRefreshing()
           uws.us_listen_socket_close(listenSocket)
           app.close()
         },

@@ -611,6 +611,7 @@ function buildProfile(profile: ProfileConfig): ProfileModel {
   return Object.freeze({
     name: profile.name,
     maxBatchOperations: profile.maxBatchOperations,
+    administer: profile.administer === true,
     rateRules: Object.freeze(profile.rateRules ?? []),
     expressionLimits: Object.freeze({ ...(profile.expressionLimits ?? {}) }),
     canRead: setMatcher(profile.read),

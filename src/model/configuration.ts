@@ -101,6 +101,8 @@ export interface ProfileConfig {
   read: string[]
   write: string[]
   maxBatchOperations?: number
+  /** May read and change the service's settings at run time. */
+  administer?: boolean
   rateRules?: RateRuleConfig[]
   expressionLimits?: Record<string, number>
 }
@@ -164,13 +166,29 @@ export class ConfigurationError extends Error {
 const schemaPath = fileURLToPath(new URL('../../../config/configuration.schema.json', import.meta.url))
 let compiledValidator: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined
 
+let compiledSettingsValidator: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined
+
 function validator() {
   if (compiledValidator === undefined) {
     const Ajv = AjvModule.default ?? AjvModule
     const ajv = new Ajv({ allErrors: true, strict: false, unicodeRegExp: true })
-    compiledValidator = ajv.compile(JSON.parse(readFileSync(schemaPath, 'utf8')))
+    const schema = JSON.parse(readFileSync(schemaPath, 'utf8'))
+    compiledValidator = ajv.compile(schema)
+    // The settings alone, by the same definition: what an administrator or the environment sets.
+    compiledSettingsValidator = ajv.compile({ $defs: schema.$defs, $ref: '#/$defs/settings' })
   }
   return compiledValidator
+}
+
+/**
+ * Checks settings on their own (the `settings` section's schema); returns the problems, each with its
+ * path under the settings object (`/maxBatchOperations`), none when they are valid.
+ */
+export function settingsProblems(data: unknown): ConfigurationProblem[] {
+  validator()
+  const validate = compiledSettingsValidator!
+  if (validate(data)) return []
+  return (validate.errors ?? []).map(describeSchemaError)
 }
 
 function describeSchemaError(error: ErrorObject): ConfigurationProblem {

@@ -115,6 +115,8 @@ export type SourceObject =
 export interface ProfileModel {
   readonly name: string
   readonly maxBatchOperations: number | undefined
+  /** May read and change the service's settings at run time. */
+  readonly administer: boolean
   readonly rateRules: readonly { readonly operations: number; readonly per: number }[]
   readonly expressionLimits: Readonly<Record<string, number>>
   canRead(setName: string): boolean

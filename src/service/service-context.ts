@@ -1,8 +1,10 @@
-// What every handler needs and nothing more: the model, the pool, documents built once at start-up.
+// What every handler needs and nothing more: the model, the pool, documents built once at start-up,
+// and the settings in force (they change at run time: read them per request).
 import type { ServiceModel } from '../model/model.js'
 import type { Pool } from '../store/pool.js'
 import { buildMetadataXml } from '../model/csdl.js'
 import { RequestLog } from '../log/request-log.js'
+import { LiveSettings, settingsFromEnvironment } from './live-settings.js'
 
 export interface ServiceContext {
   readonly model: ServiceModel
@@ -10,8 +12,15 @@ export interface ServiceContext {
   /** `$metadata`, built once: the model never changes while the service runs. */
   readonly metadataXml: string
   readonly requestLog: RequestLog
+  /** `settings.current`: the configuration's settings as the environment and an administrator changed them. */
+  readonly settings: LiveSettings
 }
 
-export function createServiceContext(model: ServiceModel, pool: Pool): ServiceContext {
-  return { model, pool, metadataXml: buildMetadataXml(model), requestLog: new RequestLog(pool, () => model.settings.logLevel) }
+/**
+ * @param environment the process environment, for the settings it overrides (tests pass none); a bad
+ * value throws ConfigurationError naming the variable.
+ */
+export function createServiceContext(model: ServiceModel, pool: Pool, environment: Readonly<Record<string, string | undefined>> = {}): ServiceContext {
+  const settings = new LiveSettings(model.settings, model.configuration.settings ?? {}, settingsFromEnvironment(environment))
+  return { model, pool, metadataXml: buildMetadataXml(model), requestLog: new RequestLog(pool, () => settings.current.logLevel), settings }
 }

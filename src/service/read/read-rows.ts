@@ -53,7 +53,7 @@ export async function readRows(context: ServiceContext, request: ServiceRequest,
   const where = whereOf(bound)
   const order = totalOrder(bound.orderBy, source, root)
   const pageable = source.rowKey.length > 0
-  const paging = pageable ? pageSize(request, context.model.settings.pageSize) : { size: undefined, applied: undefined }
+  const paging = pageable ? pageSize(request, context.settings.current.pageSize) : { size: undefined, applied: undefined }
   const signature = `${target.fingerprint ?? target.contextName}|${request.query.system.get('$apply') ?? ''}|${request.query.system.get('$orderby') ?? ''}`
 
   const shape = buildRowShape(scope, bound.select, bound.expand, { model: context.model, format, serviceRoot: request.serviceRoot })
