@@ -411,7 +411,7 @@ function requestHead(start: i32, end: i32): i32 {
   position++
   while (position < end && byteAt(position) == SPACE) position++
   const urlStart = position
-  position = skipClass(position, end, URL)
+  position = skipUrl(position, end)
   const urlEnd = position
   if (position >= end) return INCOMPLETE
   if (urlEnd == urlStart) return FALLBACK_CODE
@@ -706,24 +706,23 @@ function lineBreakEnd(position: i32, end: i32): i32 {
 }
 
 /**
- * The first position from `position` before `end` whose byte is not of `flag`, sixteen bytes at a time
- * while they are all printable ASCII (every class but TOKEN holds those; TOKEN is read byte by byte).
+ * The first position from `position` before `end` whose byte is not a URL byte (0x21–0x7e, 0x80–0xff):
+ * sixteen bytes at a time while they are printable ASCII, byte by byte past a byte over 0x7e.
  */
 @inline
-function skipClass(position: i32, end: i32, flag: u8): i32 {
-  const lowest = i8x16.splat(flag == URL ? 0x21 : 0x20)
+function skipUrl(position: i32, end: i32): i32 {
+  const lowest = i8x16.splat(0x21)
   const highest = i8x16.splat(0x7e)
   while (position + 16 <= end) {
     const block = v128.load(position)
-    const outside = v128.or(i8x16.lt_u(block, lowest), i8x16.gt_u(block, highest))
-    const mask = i8x16.bitmask(outside)
+    const mask = i8x16.bitmask(v128.or(i8x16.lt_u(block, lowest), i8x16.gt_u(block, highest)))
     if (mask != 0) {
       position += ctz(mask)
       break
     }
     position += 16
   }
-  while (position < end && isClass(position, flag)) position++
+  while (position < end && isClass(position, URL)) position++
   return position
 }
 
