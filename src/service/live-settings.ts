@@ -24,12 +24,15 @@ export type SettingSource = 'administrator' | 'environment' | 'configuration' | 
 const SETTINGS_ENTRY = 'settings'
 const REFRESH_EVERY_MS = 2000
 
+/** A number as written, or the text itself, which the schema then refuses with its own message. */
+const numeric = (text: string): unknown => (/^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text)
+
 /** The environment variable of each setting, and how its text becomes a value. */
 const ENVIRONMENT: Readonly<Record<SettingName, { variable: string; parse: (text: string) => unknown }>> = {
-  maxBatchSizeMB: { variable: 'MAX_BATCH_SIZE_MB', parse: Number },
-  maxBatchOperations: { variable: 'MAX_BATCH_OPERATIONS', parse: Number },
+  maxBatchSizeMB: { variable: 'MAX_BATCH_SIZE_MB', parse: numeric },
+  maxBatchOperations: { variable: 'MAX_BATCH_OPERATIONS', parse: numeric },
   logLevel: { variable: 'REQUEST_LOG_LEVEL', parse: (text) => text },
-  pageSize: { variable: 'PAGE_SIZE', parse: Number },
+  pageSize: { variable: 'PAGE_SIZE', parse: numeric },
 }
 
 const NAMES = Object.keys(ENVIRONMENT) as SettingName[]
