@@ -4,6 +4,7 @@
 // `{"error":{"code","message","target","details"}}`. Clients and tests tell errors apart by `code`,
 // never by message text. `docs/errors.md` lists the same registry; test/errors.test.ts keeps the two
 // in step.
+import { isDatabaseUnreachable, isLockWaitTimeout } from './store/database-failures.js'
 
 export interface ErrorDefinition {
   readonly status: number
@@ -62,7 +63,8 @@ export const ERROR_CODES = {
   // Server side
   InternalError: { status: 500, description: 'An unexpected failure; nothing is promised about partial effects outside transactions.' },
   LogWriteFailed: { status: 500, description: 'The request log could not be written after the batch ran; details list the executed operations.' },
-  ServiceUnavailable: { status: 503, description: 'The database is not reachable.' },
+  ServiceUnavailable: { status: 503, description: 'The database is not reachable; nothing was written. Retry-After says when to retry.' },
+  LockTimeout: { status: 503, description: 'Rows the request writes stayed locked by other writes past the lock wait timeout; nothing was written. Retry-After says when to retry.' },
 } as const satisfies Record<string, ErrorDefinition>
 
 export type ErrorCode = keyof typeof ERROR_CODES
@@ -109,8 +111,18 @@ export function errorBody(error: ODataError): { error: Record<string, unknown> }
   return { error: body }
 }
 
-/** Any thrown value as an ODataError: unknown failures become InternalError without leaking internals. */
+/**
+ * Any thrown value as an ODataError: a database that is unreachable or busy past its lock wait timeout
+ * is a 503 to retry (src/store/database-failures.ts); other failures become InternalError without
+ * leaking internals.
+ */
 export function toODataError(value: unknown): ODataError {
   if (value instanceof ODataError) return value
+  if (isLockWaitTimeout(value)) {
+    return new ODataError('LockTimeout', 'Rows this request writes stayed locked by other writes too long; nothing was written. Retry.', { headers: { 'Retry-After': '1' } })
+  }
+  if (isDatabaseUnreachable(value)) {
+    return new ODataError('ServiceUnavailable', 'The database is not reachable; nothing was written. Retry later.', { headers: { 'Retry-After': '5' } })
+  }
   return new ODataError('InternalError', 'An internal error occurred.')
 }
