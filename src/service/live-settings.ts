@@ -1,14 +1,14 @@
 // The service's settings as they stand now (decisions.md §8): `maxBatchSizeMB`, `maxBatchOperations`,
 // `logLevel`, `pageSize`. Each comes from the first of these that sets it:
-//   1. an administrator, at run time (`<service root>/$settings`), persisted in MySQL (`_service_state`,
-//      entry `settings`), so that a restart keeps it and every process of the service sees it;
+//   1. an administrator, at run time (`<service root>/$settings`), persisted in MySQL (`_settings`, one
+//      row per setting, its value as JSON), so that a restart keeps it and every process sees it;
 //   2. the environment (MAX_BATCH_SIZE_MB, MAX_BATCH_OPERATIONS, REQUEST_LOG_LEVEL, PAGE_SIZE);
 //   3. the configuration file's `settings`;
 //   4. the defaults of decisions.md §8.
 // An administrator's value is removed with `null` (JSON merge patch), and the next source shows again.
 //
-// Other processes learn of a change by reading the entry again every few seconds (`startRefreshing`):
-// one indexed single-row read, and a change is seen everywhere within that interval. The process that
+// Other processes learn of a change by reading the table again every few seconds (`startRefreshing`):
+// a read of at most four rows, and a change is seen everywhere within that interval. The process that
 // made the change sees it at once.
 
 import { ODataError } from '../errors.js'
@@ -16,12 +16,11 @@ import { logger } from '../log/logger.js'
 import { ConfigurationError, type ConfigurationProblem, settingsProblems } from '../model/configuration.js'
 import type { ResolvedSettings } from '../model/model.js'
 import type { Pool } from '../store/pool.js'
+import { runInTransaction } from '../store/transaction.js'
 
 export type SettingName = keyof ResolvedSettings
 export type SettingSource = 'administrator' | 'environment' | 'configuration' | 'default'
 
-/** The `_service_state` entry that holds the administrator's values (a JSON object). */
-const SETTINGS_ENTRY = 'settings'
 const REFRESH_EVERY_MS = 2000
 
 /** A number as written, or the text itself, which the schema then refuses with its own message. */
@@ -102,15 +101,15 @@ export class LiveSettings {
 
   /** Reads the administrator's values from MySQL (at start, and when refreshing). */
   async load(pool: Pool): Promise<void> {
-    const [rows] = (await pool.query('SELECT `value` FROM `_service_state` WHERE `name` = ?', [SETTINGS_ENTRY])) as unknown as [{ value: unknown }[]]
-    this.administrator = rows.length === 0 ? {} : storedValues(rows[0].value)
+    const [rows] = (await pool.query('SELECT `name`, `value` FROM `_settings`')) as unknown as [{ name: string; value: string }[]]
+    this.administrator = storedValues(rows)
     this.value = this.merge()
   }
 
   /**
    * Applies a JSON merge patch of the administrator's values (a value sets one, `null` removes one),
-   * persisted before it takes effect. Throws InvalidSetting (400) listing every bad member, changing
-   * nothing. The read and the write are one transaction, so that two administrators changing different
+   * persisted before it takes effect, all members in one transaction. Throws InvalidSetting (400)
+   * listing every bad member, changing nothing. A row per setting: administrators changing different
    * settings at once (in different processes) both keep their change.
    */
   async change(pool: Pool, patch: unknown): Promise<SettingsView> {
@@ -120,29 +119,16 @@ export class LiveSettings {
     const members = patch as Record<string, unknown>
     const unknown = Object.keys(members).filter((name) => !(NAMES as string[]).includes(name))
     if (unknown.length > 0) throw invalidSettings(unknown.map((name) => ({ path: `/${name}`, message: `is not a setting (settings: ${NAMES.join(', ')})` })))
-    const setting = Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null))
-    const problems = settingsProblems(setting)
+    const problems = settingsProblems(Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null)))
     if (problems.length > 0) throw invalidSettings(problems)
 
-    const connection = await pool.getConnection()
-    try {
-      await connection.beginTransaction()
-      const [rows] = (await connection.query('SELECT `value` FROM `_service_state` WHERE `name` = ? FOR UPDATE', [SETTINGS_ENTRY])) as unknown as [{ value: unknown }[]]
-      const stored: Record<string, unknown> = rows.length === 0 ? {} : { ...storedValues(rows[0].value) }
+    await runInTransaction(pool, async (transaction) => {
       for (const [name, value] of Object.entries(members)) {
-        if (value === null) delete stored[name]
-        else stored[name] = value
+        if (value === null) await transaction.run('DELETE FROM `_settings` WHERE `name` = ?', [name])
+        else await transaction.run('REPLACE INTO `_settings` (`name`, `value`) VALUES (?, ?)', [name, JSON.stringify(value)])
       }
-      await connection.query('REPLACE INTO `_service_state` (`name`, `value`) VALUES (?, ?)', [SETTINGS_ENTRY, JSON.stringify(stored)])
-      await connection.commit()
-      this.administrator = stored as Partial<ResolvedSettings>
-      this.value = this.merge()
-    } catch (error) {
-      await connection.rollback().catch(() => undefined)
-      throw error
-    } finally {
-      connection.release()
-    }
+    })
+    await this.load(pool)
     return this.view()
   }
 
@@ -165,15 +151,15 @@ export class LiveSettings {
   }
 }
 
-/** The stored administrator's values, if they are still valid settings; otherwise none (and a warning). */
-function storedValues(value: unknown): Partial<ResolvedSettings> {
-  const parsed = typeof value === 'string' ? safeParse(value) : value
-  const known = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.fromEntries(Object.entries(parsed).filter(([name]) => (NAMES as string[]).includes(name))) : undefined
-  if (known === undefined || settingsProblems(known).length > 0) {
-    logger.warn({ stored: value }, 'the stored settings are not valid settings; they are ignored')
-    return {}
+/** The stored administrator's values that are still valid settings; any other row is ignored, with a warning. */
+function storedValues(rows: readonly { name: string; value: string }[]): Partial<ResolvedSettings> {
+  const values: Record<string, unknown> = {}
+  for (const row of rows) {
+    const value = safeParse(row.value)
+    if ((NAMES as string[]).includes(row.name) && value !== undefined && settingsProblems({ [row.name]: value }).length === 0) values[row.name] = value
+    else logger.warn({ setting: row.name, stored: row.value }, 'a stored setting is not a valid setting; it is ignored')
   }
-  return known as Partial<ResolvedSettings>
+  return values as Partial<ResolvedSettings>
 }
 
 function safeParse(text: string): unknown {

@@ -15,10 +15,10 @@ t.teardown(() => service.close())
 const SETTINGS = `${REFERENCE_ROOT}$settings`
 const asDemo = { authorization: DEMO_BASIC }
 
-async function stored(): Promise<unknown> {
-  const [rows] = (await service.database.pool.query("SELECT `value` FROM `_service_state` WHERE `name` = 'settings'")) as unknown as [{ value: unknown }[]]
-  if (rows.length === 0) return undefined
-  return typeof rows[0].value === 'string' ? JSON.parse(rows[0].value) : rows[0].value
+/** The administrator's values as MySQL holds them: one row per setting, its value as JSON. */
+async function stored(): Promise<Record<string, unknown>> {
+  const [rows] = (await service.database.pool.query('SELECT `name`, `value` FROM `_settings` ORDER BY `name`')) as unknown as [{ name: string; value: string }[]]
+  return Object.fromEntries(rows.map((row) => [row.name, JSON.parse(row.value)]))
 }
 
 function patch(body: unknown, headers: Record<string, string> = asDemo) {
@@ -52,7 +52,7 @@ t.test('only a profile that administers may read or change them', async (t) => {
   t.equal(read.json().error.code, 'Forbidden')
   const change = await patch({ maxBatchOperations: 1 }, { authorization: READER_BASIC })
   t.equal(change.status, 403)
-  t.equal(await stored(), undefined, 'nothing was written')
+  t.same(await stored(), {}, 'nothing was written')
   const anonymous = await service.request('GET', SETTINGS)
   t.equal(anonymous.status, 401)
 })
@@ -172,11 +172,13 @@ t.test('the environment overrides the configuration; an administrator overrides 
   }
 })
 
-t.test('stored values that are no longer valid settings are ignored', async (t) => {
+t.test('stored values that are no longer valid settings are ignored, the valid ones kept', async (t) => {
   const pool = service.database.pool
-  await pool.query("REPLACE INTO `_service_state` (`name`, `value`) VALUES ('settings', ?)", [JSON.stringify({ maxBatchOperations: -1 })])
+  await pool.query("INSERT INTO `_settings` (`name`, `value`) VALUES ('maxBatchOperations', '-1'), ('pageSize', '{not json'), ('retired', '1'), ('logLevel', '\"errors\"')")
   const settings = new LiveSettings(service.model.settings, service.model.configuration.settings ?? {})
   await settings.load(pool)
   t.equal(settings.current.maxBatchOperations, 100)
-  await pool.query("DELETE FROM `_service_state` WHERE `name` = 'settings'")
+  t.equal(settings.current.pageSize, 0)
+  t.equal(settings.current.logLevel, 'errors')
+  await pool.query('DELETE FROM `_settings`')
 })
