@@ -1,7 +1,8 @@
 // Rows from a mysql2 query stream → JSON text → the response, with backpressure both ways:
 // the query stream is paused while the socket is full and resumed when it drains, so memory holds
 // a few chunks whatever the result size; a client that goes away kills the statement and destroys the
-// query's connection (MySQL cannot stop a running result otherwise) and nothing more is read.
+// query's connection (MySQL cannot stop a running result otherwise), and no more rows are pulled: what
+// MySQL sent before the kill landed is read and dropped.
 //
 // Two additions serve paging and `$expand`:
 // - `rowLimit`: rows past it are not written, only noticed (`more` in the tail), so a page can ask for one
@@ -22,8 +23,12 @@ const FLUSH_BYTES = 64 * 1024
  */
 const FIRST_FLUSH_BYTES = 8 * 1024
 
-/** Rows pulled from MySQL by this process so far: lets tests prove a stalled reader stalls the query. */
-export const streamStatistics = { rowsPulled: 0 }
+/**
+ * Rows pulled from MySQL by this process so far, and rows read and dropped because their answer had ended
+ * first (the reader gone, or a failure half-way): lets tests prove a stalled reader stalls the query, and
+ * a departed one stops it before its end (a result that runs to its end arrives whole, pulled or dropped).
+ */
+export const streamStatistics = { rowsPulled: 0, rowsDropped: 0 }
 
 /** Turns one row (an array in SELECT order) into JSON text. */
 export interface RowWriter {
@@ -49,7 +54,16 @@ export interface StreamRowsOptions {
 
 export async function streamRows(sink: ResponseSink, pool: Pool, options: StreamRowsOptions): Promise<void> {
   const connection = await pool.getConnection()
+  // Abort listeners hear only of an abort still to come: a reader that left while this request waited
+  // (for a connection, for its $count) is known by `aborted` alone, and a query started for it would
+  // only be killed.
+  if (sink.aborted) {
+    connection.release()
+    return
+  }
   let destroyed = false
+  let settled = false
+  let stop: (() => void) | undefined
   const destroy = () => {
     if (destroyed) return
     destroyed = true
@@ -60,7 +74,23 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
     const callbackConnection = (connection as unknown as { connection: CallbackConnection }).connection
     const query = callbackConnection.query({ sql: options.sql, rowsAsArray: true, values: options.values as unknown[] })
     const stream = query.stream({ highWaterMark: 256 })
-    sink.onAbort(() => {
+    const rows = stream as unknown as Readable
+    let finished = false
+    let stopped = false
+    // Ends the statement when its answer ends first: the reader gone (heard by the abort listener, or seen
+    // by the loop as `aborted`: a batch's operations share their client's `aborted` but hear of no abort),
+    // or a failure. A connection released with its result unread stays paused on a full stream: its
+    // statement stalls on the server and the next user of the connection waits behind it.
+    stop = () => {
+      // Once released, the connection and its thread id belong to another request.
+      if (stopped || finished || settled) return
+      stopped = true
+      // Destroying the stream resumes the connection: the rows sent until the KILL lands are still read,
+      // and dropped. The interruption that ends them is expected; unheard, mysql2 would take it for a
+      // fatal error of the connection.
+      streamStatistics.rowsDropped += rows.readableLength
+      query.on('result', () => streamStatistics.rowsDropped++)
+      query.on('error', () => undefined)
       stream.destroy()
       // MySQL and MariaDB go on running a statement whose client has left (MariaDB scanned a whole
       // million-row register for seconds): end the statement itself, from another connection.
@@ -68,7 +98,8 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
       const threadId = (connection as unknown as { threadId?: number }).threadId
       if (typeof threadId === 'number') pool.query('KILL QUERY ?', [threadId]).catch(() => undefined)
       destroy()
-    })
+    }
+    sink.onAbort(stop)
     const writer = options.writer
     const limit = options.rowLimit ?? Infinity
     const batchSize = writer.prepareBatch ? Math.max(1, writer.batchSize ?? 500) : 0
@@ -109,9 +140,7 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
     // Rows are taken with read() while the stream has them, and awaited only when it has none: an async
     // iterator would cost a promise per row. While nothing is read (a full socket, a batch being
     // prepared) the stream's buffer fills and mysql2 pauses the connection.
-    const rows = stream as unknown as Readable
     let failure: unknown
-    let finished = false
     let wake: (() => void) | undefined
     const notify = () => {
       const resolve = wake
@@ -144,7 +173,10 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
     }
     if (failure !== undefined) throw failure
     if (batch.length > 0 && !sink.aborted) await writeBatch()
-    if (sink.aborted) return
+    if (sink.aborted) {
+      stop()
+      return
+    }
     buffer += typeof options.tail === 'string' ? options.tail : options.tail(count, last, more)
     if (!begun) {
       // The whole result fitted in one chunk: send it with a Content-Length.
@@ -153,9 +185,12 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
       sink.end(buffer)
     }
   } catch (error) {
+    // A failure of the writer or of an expansion leaves the statement running; one of the query itself does not.
+    stop?.()
     destroy()
     throw error
   } finally {
+    settled = true
     if (!destroyed) connection.release()
   }
 }

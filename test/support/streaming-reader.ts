@@ -1,11 +1,13 @@
 // Clients for the streaming tests (src/respond/stream-rows.ts). They speak HTTP on a raw socket so that
 // nothing stands between the test and the connection: pausing the socket stops the reading at once
 // (the server's socket fills and the query must wait, which shows in streamStatistics.rowsPulled
-// standing still), and the chunked framing, the sign that the answer was streamed, is seen as sent.
+// standing still), destroying it is a reader gone, and the chunked framing, the sign that the answer
+// was streamed, is seen as sent.
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import mysql from 'mysql2/promise'
 import { streamStatistics } from '../../src/respond/stream-rows.js'
-import type { Pool } from '../../src/store/pool.js'
+import type { DatabaseAddress } from '../../src/store/database-url.js'
 import { DEMO_BASIC } from './test-service.js'
 
 const LAST_CHUNK = Buffer.from('\r\n0\r\n\r\n')
@@ -106,16 +108,94 @@ function dechunk(raw: Buffer, bodyStart: number): string {
 }
 
 /**
- * Waits for the statements of this database whose text is LIKE `pattern` to end, looking every
- * 100 ms for at most `tries` looks; resolves to how many are still running (0 when they ended).
+ * Rows of streamed results that reached this process from MySQL, pulled or dropped for a reader that
+ * had gone, once they stopped arriving (none for 100 ms): a statement that ran to its end has then
+ * delivered every row of its result, one that was stopped fewer.
  */
-export async function statementsLeft(pool: Pool, pattern: string, tries: number): Promise<number> {
-  let running = 1
-  for (let i = 0; i < tries && running > 0; i++) {
+export async function rowsArrived(): Promise<number> {
+  const count = () => streamStatistics.rowsPulled + streamStatistics.rowsDropped
+  for (let last = count(); ; ) {
     await sleep(100)
-    // The look itself is in the process list too; its PROCESSLIST leaves it out.
-    const [rows] = await pool.query("SELECT COUNT(*) AS c FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO LIKE ? AND INFO NOT LIKE '%PROCESSLIST%'", [pattern])
-    running = Number((rows as { c: number }[])[0]!.c)
+    if (count() === last) return last
+    last = count()
   }
-  return running
 }
+
+/** Sends `request` (raw HTTP, whole) and resolves with the socket once the request has left; nothing is read. */
+export async function send(port: number, request: string): Promise<net.Socket> {
+  const socket = net.connect(port, '127.0.0.1')
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve())
+    socket.once('error', reject)
+  })
+  await new Promise<void>((resolve, reject) => socket.write(request, (error) => (error ? reject(error) : resolve())))
+  return socket
+}
+
+export interface ServerThread {
+  readonly id: number
+  readonly command: string
+  readonly state: string
+  readonly info: string | null
+}
+
+/**
+ * Looks at the server's process list for one test database, from a connection of its own: the
+ * service's pool would hand a look the connection it released last, which may be the very one still
+ * carrying the statement looked for, and the look would wait behind that statement's result instead of
+ * seeing it.
+ */
+export class ProcessWatcher {
+  private constructor(private readonly connection: mysql.Connection) {}
+
+  static async open(address: DatabaseAddress): Promise<ProcessWatcher> {
+    const { host, port, user, password, database } = address
+    return new ProcessWatcher(await mysql.createConnection({ host, port, user, password, database }))
+  }
+
+  /** The statements of this database running now whose text is LIKE `pattern`. */
+  async statements(pattern: string): Promise<ServerThread[]> {
+    const [rows] = await this.connection.query(
+      'SELECT ID AS id, COMMAND AS command, STATE AS state, INFO AS info FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO LIKE ? AND ID <> CONNECTION_ID()',
+      [pattern],
+    )
+    return rows as ServerThread[]
+  }
+
+  /** The one statement LIKE `pattern`, looked for every 20 ms for at most `windowMs`. */
+  async statement(pattern: string, windowMs: number): Promise<ServerThread> {
+    for (const started = Date.now(); ; await sleep(20)) {
+      const found = await this.statements(pattern)
+      if (found.length > 1) throw new Error(`${found.length} statements like ${pattern}, one expected`)
+      if (found.length === 1) return found[0]!
+      if (Date.now() - started > windowMs) throw new Error(`no statement like ${pattern} within ${windowMs} ms`)
+    }
+  }
+
+  /** The statements LIKE `pattern` still running after `windowMs`, looked for every 20 ms until there are none. */
+  async statementsAfter(pattern: string, windowMs: number): Promise<ServerThread[]> {
+    for (const started = Date.now(); ; await sleep(20)) {
+      const found = await this.statements(pattern)
+      if (found.length === 0 || Date.now() - started > windowMs) return found
+    }
+  }
+
+  /**
+   * The connection of thread `id` as the server has it (running a statement, or idle in a pool), looked
+   * at every 20 ms until it is gone or `windowMs` has passed; undefined once gone.
+   */
+  async threadAfter(id: number, windowMs: number): Promise<ServerThread | undefined> {
+    for (const started = Date.now(); ; await sleep(20)) {
+      const [rows] = await this.connection.query('SELECT ID AS id, COMMAND AS command, STATE AS state, INFO AS info FROM information_schema.PROCESSLIST WHERE ID = ?', [id])
+      const thread = (rows as ServerThread[])[0]
+      if (thread === undefined || Date.now() - started > windowMs) return thread
+    }
+  }
+
+  close(): Promise<void> {
+    return this.connection.end()
+  }
+}
+
+/** For a message: what is left of a thread that should be gone. */
+export const stillThere = (thread: ServerThread | undefined): string => (thread === undefined ? '' : ` (still there: ${thread.command}, ${thread.state || 'no state'})`)
