@@ -7,6 +7,7 @@ import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, growStockMovements, startTestSe
 
 const service = await startTestService('http_streaming', { seed: true })
 const watcher = await ProcessWatcher.open(service.database.address)
+type Subtest = Parameters<Parameters<typeof t.test>[0]>[0]
 t.teardown(async () => {
   await watcher.close()
   await service.close()
@@ -22,6 +23,17 @@ const STATEMENT = 'SELECT%FROM `ar_Stock`%'
 // a second too. Four times the movements make the rest far longer to read than a KILL takes to land,
 // even on a busy machine.
 const DEPARTED_MOVEMENTS = 320_000
+
+/**
+ * The departed reader's statement was stopped before its end (fewer rows than the table holds reached the
+ * service since `before`) and its connection closed, not pooled with the rest of its result unread.
+ */
+async function assertStoppedAndFreed(t: Subtest, statementId: number, before: number, movements: number): Promise<void> {
+  const left = await watcher.threadAfter(statementId, 2000)
+  t.equal(left, undefined, `the statement's connection is closed, not pooled with the rest of its result unread${stillThere(left)}`)
+  const arrived = (await rowsArrived()) - before
+  t.ok(arrived < movements, `the statement was stopped, not run to its end (${arrived} of ${movements} rows reached the service)`)
+}
 
 t.test('a slow reader holds the query, not the memory, and still gets every row', async (t) => {
   const read = await readWithStall(service.port, path, 700)
@@ -39,10 +51,7 @@ t.test('a reader that goes away ends the query and frees the connection', async 
   await sleep(200)
   const statement = await watcher.statement(STATEMENT, 1000)
   socket.destroy()
-  const left = await watcher.threadAfter(statement.id, 2000)
-  t.equal(left, undefined, `the statement's connection is closed, not pooled with the rest of its result unread${stillThere(left)}`)
-  const arrived = (await rowsArrived()) - before
-  t.ok(arrived < movements, `the statement was stopped, not run to its end (${arrived} of ${movements} rows reached the service)`)
+  await assertStoppedAndFreed(t, statement.id, before, movements)
   const after = await service.request('GET', `${path}?$top=1`, { headers: { Authorization: DEMO_BASIC } })
   t.equal(after.status, 200, 'the service goes on serving')
 })
@@ -69,8 +78,5 @@ t.test('a $batch client that goes away ends the query of its read and frees the 
   // The operation's answer is collected whole, so its read runs unhindered: the client goes while it does.
   const statement = await watcher.statement(STATEMENT, 2000)
   socket.destroy()
-  const left = await watcher.threadAfter(statement.id, 2000)
-  t.equal(left, undefined, `the statement's connection is closed, not pooled with the rest of its result unread${stillThere(left)}`)
-  const arrived = (await rowsArrived()) - before
-  t.ok(arrived < movements, `the statement was stopped, not run to its end (${arrived} of ${movements} rows reached the service)`)
+  await assertStoppedAndFreed(t, statement.id, before, movements)
 })
