@@ -19,7 +19,7 @@ import { ALL_TIME_PERIOD, expenseColumn, receiptColumn } from '../store/totals.j
 import type { QueryRunner } from '../service/read/query-runner.js'
 import { addSeconds, isMonthStart, nextPeriodStart, periodStart } from './period-start.js'
 import type { AccumulationTables } from './register-tables.js'
-import { column, id, join, raw, sql, type SqlFragment } from './sql-fragment.js'
+import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
 import type { VirtualTableCall } from './virtual-table.js'
 
 /** A grouping key of a part: a value per row (grouped) or a constant (not grouped). */

@@ -6,7 +6,7 @@
 import type { QueryRunner } from '../service/read/query-runner.js'
 import { AccumulationReader, balanceParts, combine } from './accumulation-parts.js'
 import type { RegisterTables } from './register-tables.js'
-import type { SqlFragment } from './sql-fragment.js'
+import type { SqlFragment } from '../sql/sql-template.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
 export const balance: VirtualTable = {

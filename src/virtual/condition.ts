@@ -30,7 +30,7 @@ import {
 import { parseFilter, type CommonExpressionNode, type ExpressionLimits } from '../odata/expression/index.js'
 import { QueryCompiler } from '../sql/query-compiler.js'
 import { namesInFilter } from './query-names.js'
-import { fragment, type SqlFragment } from './sql-fragment.js'
+import { fragment, type SqlFragment } from '../sql/sql-template.js'
 
 export interface ConditionContext {
   readonly resolve: BindContext['resolve']

@@ -4,7 +4,7 @@
 import { EMPTY_GUID } from '../model/model.js'
 import { PERIOD_KINDS, type Periodicity } from '../model/virtual-tables.js'
 import { periodStartSql, type PeriodKind } from './period-start.js'
-import { column, raw, sql, type SqlFragment } from './sql-fragment.js'
+import { column, raw, sql, type SqlFragment } from '../sql/sql-template.js'
 
 /** The movement columns `Recorder` and `Record` fill (and `Auto`, with every `<Kind>Period`). */
 const BY_RECORDER = ['Period', 'Recorder', 'Recorder_Type'] as const

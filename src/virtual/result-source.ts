@@ -10,7 +10,7 @@
 // Row key and default order: the grouping key, period columns first (decisions.md §6); for slices, the
 // register's key (Period and dimensions).
 import { columnMap, type QueryableSource, type SourceColumn, type SourceNavigation } from '../odata/bind/index.js'
-import type { SqlFragment } from './sql-fragment.js'
+import type { SqlFragment } from '../sql/sql-template.js'
 import type { VirtualTableCall } from './virtual-table.js'
 
 export function resultSource(call: VirtualTableCall, relation: SqlFragment, grouped: boolean): QueryableSource {

@@ -12,7 +12,7 @@
 // SQL: the greatest (least) period per combination, joined back to the records on the combination and
 // the period — the primary key (dimensions…, Period) serves both sides.
 import type { InformationTables, RegisterTables } from './register-tables.js'
-import { column, id, join, raw, sql, type SqlFragment } from './sql-fragment.js'
+import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
 export function sliceTable(name: 'SliceLast' | 'SliceFirst'): VirtualTable {

@@ -8,7 +8,7 @@ import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import { AccumulationReader, combine, turnoverParts, type PartKey, type PartValue } from './accumulation-parts.js'
 import { alignedToMonths, movementColumnsFilledBy, periodColumnsOf, periodValue } from './period-columns.js'
 import type { RegisterTables } from './register-tables.js'
-import { column, sql, type SqlFragment } from './sql-fragment.js'
+import { column, sql, type SqlFragment } from '../sql/sql-template.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
 /** The period columns' values per movement, and per totals month when the periodicity allows it. */

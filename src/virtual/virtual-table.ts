@@ -19,7 +19,7 @@ import type { VirtualTableName, VirtualTableSignature } from '../model/virtual-t
 import type { QueryRunner } from '../service/read/query-runner.js'
 import type { RecordCondition } from './condition.js'
 import type { RegisterTables } from './register-tables.js'
-import type { SqlFragment } from './sql-fragment.js'
+import type { SqlFragment } from '../sql/sql-template.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 
 /** Everything an implementation needs to make the rows of one call. */

@@ -1,4 +1,4 @@
-// SQL text with its placeholders' values, put together by the virtual tables. Identifiers come from the
+// The one builder for SQL written by hand: text with its placeholders' values. Identifiers come from the
 // model through the one quoter; every value from a request (a period, a bound Condition's literals)
 // stays a `?` with its value beside it, in text order, so fragments can be nested and joined freely:
 //
@@ -6,7 +6,7 @@
 //
 // A value interpolated into the template becomes a placeholder; a SqlFragment is spliced in with its
 // own values; `raw` is text made by the service (never from a request).
-import { quoteIdentifier } from '../sql/quote-identifier.js'
+import { quoteIdentifier } from './quote-identifier.js'
 
 export class SqlFragment {
   constructor(
