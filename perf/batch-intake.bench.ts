@@ -1,5 +1,5 @@
 // Benchmark of the `$batch` intake against the physical limit of the same work, in the same run
-// (DESIGN.md, performance posture): these machines are shared and noisy, the ratio is what counts.
+// (docs/architecture.md, performance posture): these machines are shared and noisy, the ratio is what counts.
 //
 //   multipart intake, 64 KB chunks   vs  Buffer.indexOf scan for the boundary over the same bytes
 //     also: the refusal path (too many top-level parts: counted, not parsed), countTopLevelParts, and

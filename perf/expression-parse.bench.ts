@@ -1,7 +1,7 @@
 // Benchmark of the expression parser: a realistic $filter (the shape of a virtual-table Condition plus a
 // search) parsed 100,000 times, against JSON.parse of a JSON text of exactly the same length in the same
 // run — the physical limit of turning that many characters into a tree in this process. The ratio is the
-// figure that matters (DESIGN.md, performance posture); machines are shared and noisy.
+// figure that matters (docs/architecture.md, performance posture); machines are shared and noisy.
 //
 //   node build/perf/expression-parse.bench.js [iterations]
 import { parseFilter, type ExpressionNode } from '../src/odata/expression/index.js'

@@ -1,5 +1,5 @@
 // Virtual tables at about ten million Stock movements (SEED_SCALE 1000), each against the same
-// aggregation written by hand in SQL over the movements, measured in the same run (DESIGN.md,
+// aggregation written by hand in SQL over the movements, measured in the same run (docs/architecture.md,
 // "Performance posture"). Figures are whole answers: the service's HTTP response read to its end,
 // against the hand-written SQL streamed to a client through mysql2 with every row JSON.stringified
 // (perf/support/export-server.ts, baseline mode). The service runs in a child process of its own.

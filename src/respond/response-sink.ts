@@ -1,6 +1,6 @@
 // Where a handler writes its answer. The HTTP responder implements it for single requests; `$batch`
 // implements it to collect each operation's response. Handlers never know which one they write to,
-// which is what makes a batch operation and a single request the same thing (DESIGN.md).
+// which is what makes a batch operation and a single request the same thing (docs/architecture.md).
 import type { ODataError } from '../errors.js'
 
 export type ResponseHeaders = Readonly<Record<string, string>>

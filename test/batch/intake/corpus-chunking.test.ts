@@ -1,6 +1,6 @@
 // Every request of the shared corpus (INDEX.md): parsed whole, then cut at every byte into two chunks
 // (every 97th byte for files over 2 KB), then at seeded random places into many chunks; the document
-// must always be the one the whole body gives (DESIGN.md: wire cases whole, byte by byte, at random
+// must always be the one the whole body gives (docs/architecture.md: wire cases whole, byte by byte, at random
 // split points).
 
 import t from 'tap'

@@ -1,4 +1,4 @@
-// Seeded fuzzing (DESIGN.md, after undici's test/fuzzing): thousands of mutations of corpus and
+// Seeded fuzzing (docs/architecture.md, after undici's test/fuzzing): thousands of mutations of corpus and
 // generated batches, cut into random chunks under random limits. Whatever the bytes, the intake
 // throws nothing but an ODataError, gives the same outcome however the body is cut, and never holds
 // more than the bytes it was given (plus its fixed buffers). A failure names its seed and mutant.
