@@ -12,6 +12,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 # The multipart fast path is AssemblyScript compiled to WebAssembly (src/batch/intake/wasm).
 build: install
 	npm run --silent build:wasm
+	node scripts/generate-configuration-types.mjs
 	$(NODE_BIN)/tsc -p tsconfig.json
 
 db: install
