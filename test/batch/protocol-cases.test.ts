@@ -8,7 +8,7 @@ import { Random } from '../../src/seed/random.js'
 import { replayWireCases } from '../support/wire-replay.js'
 import { batchBodies } from './intake/intake-harness.js'
 
-const CASES = 13
+const CASES = 14
 
 /** What an intake made of a body, comparable across splits: the document's shape, or the error code and message. */
 function outcome(contentType: string, chunks: Buffer[]): string {

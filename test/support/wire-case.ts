@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { WIRE_DATA_SETS, type WireDataSet } from './wire-data.js'
+import { WIRE_FIXTURES, type WireFixture } from './wire-given.js'
 
 export const PROTOCOL_DIRECTORY = 'protocol'
 
@@ -57,10 +58,12 @@ export interface WireCase {
   readonly file: string
   readonly description: string
   readonly data: WireDataSet
+  /** Named fixtures made fresh for this case: variable name → fixture (wire-given.ts). */
+  readonly given: Record<string, WireFixture>
   readonly steps: readonly WireStep[]
 }
 
-const CASE_FIELDS = ['description', 'data', 'request', 'expect', 'save', 'database', 'steps']
+const CASE_FIELDS = ['description', 'data', 'given', 'request', 'expect', 'save', 'database', 'steps']
 const STEP_FIELDS = ['name', 'request', 'expect', 'save', 'database']
 const REQUEST_FIELDS = ['method', 'path', 'root', 'headers', 'body', 'bodyText']
 const EXPECT_FIELDS = ['status', 'headers', 'absentHeaders', 'body', 'bodyHas', 'error', 'text', 'batch']
@@ -102,6 +105,12 @@ export function loadWireCases(area: string): WireCase[] {
     const fields = onlyFields(JSON.parse(readFileSync(path, 'utf8')), CASE_FIELDS, file)
     if (typeof fields.description !== 'string') throw new Error(`${file}: description missing`)
     if (!WIRE_DATA_SETS.includes(fields.data as WireDataSet)) throw new Error(`${file}: data is one of ${WIRE_DATA_SETS.join(', ')}`)
+    const given = (fields.given ?? {}) as Record<string, WireFixture>
+    if (typeof given !== 'object' || Array.isArray(given)) throw new Error(`${file}: given maps a variable name to a fixture`)
+    for (const [name, fixture] of Object.entries(given)) {
+      if (!/^\w+$/.test(name)) throw new Error(`${file}: given ${name}: a variable name is letters, digits and _`)
+      if (!WIRE_FIXTURES.includes(fixture)) throw new Error(`${file}: given ${name}: ${fixture} is none of ${WIRE_FIXTURES.join(', ')}`)
+    }
     let steps: WireStep[]
     if (fields.steps !== undefined) {
       if (fields.request !== undefined || fields.expect !== undefined || fields.save !== undefined || fields.database !== undefined) throw new Error(`${file}: steps, or one request/expect, not both`)
@@ -111,10 +120,10 @@ export function loadWireCases(area: string): WireCase[] {
         if (typeof step.name !== 'string') throw new Error(`${file} step ${i + 1}: name missing`)
       })
     } else {
-      const { description, data: _data, steps: _steps, ...step } = fields
+      const { description, data: _data, given: _given, steps: _steps, ...step } = fields
       steps = [checkStep({ name: description, ...step }, file)]
     }
-    return { file, description: fields.description, data: fields.data as WireDataSet, steps }
+    return { file, description: fields.description, data: fields.data as WireDataSet, given, steps }
   })
 }
 

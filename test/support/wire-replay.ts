@@ -7,6 +7,7 @@ import { readBatchAnswer } from './batch-answer.js'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, type TestResponse, type TestService } from './test-service.js'
 import { loadWireCases, substitute, type DatabaseCheck, type WireCase, type WireExpect, type WireRequest, type WireStep } from './wire-case.js'
 import { namedValues, startWireService, WIRE_DATA_SETS } from './wire-data.js'
+import { makeFixture } from './wire-given.js'
 import { matchExpected } from './wire-match.js'
 
 /** The request of a step as it goes on the wire: the root's credentials, JSON bodies as JSON; a header written as "" is left out. */
@@ -65,9 +66,10 @@ function saved(path: string, response: TestResponse, json: () => unknown): strin
   return String(value)
 }
 
-/** Replays one case; its variables start from the data set's named values. */
+/** Replays one case; its variables start from the data set's named values and the fixtures it asks for. */
 export async function replayCase(t: Test, service: TestService, values: Record<string, string>, wireCase: WireCase): Promise<void> {
   const variables: Record<string, string> = { ...values }
+  for (const [name, fixture] of Object.entries(wireCase.given)) Object.assign(variables, await makeFixture(service, values, name, fixture))
   const lookup = (name: string) => {
     if (!(name in variables)) throw new Error(`${wireCase.file}: unknown variable \${${name}}`)
     return variables[name]!

@@ -4,4 +4,4 @@
 import t from 'tap'
 import { replayWireCases } from '../support/wire-replay.js'
 
-await replayWireCases(t, 'writes', 14)
+await replayWireCases(t, 'writes', 16)
