@@ -14,12 +14,13 @@ import { matchExpected } from './wire-match.js'
 export function sendStep(service: TestService, request: WireRequest): Promise<TestResponse> {
   const token = request.root === 'token'
   const body = request.bodyText ?? (request.body === undefined ? undefined : JSON.stringify(request.body))
-  const headers: Record<string, string> = {
-    Authorization: token ? 'Bearer demo-token' : DEMO_BASIC,
-    ...(request.body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-    ...request.headers,
+  const headers: Record<string, string> = { Authorization: token ? 'Bearer demo-token' : DEMO_BASIC }
+  if (request.body !== undefined) headers['Content-Type'] = 'application/json'
+  // The case's headers replace these whatever their case; "" sends none.
+  for (const [name, value] of Object.entries(request.headers ?? {})) {
+    for (const given of Object.keys(headers)) if (given.toLowerCase() === name.toLowerCase()) delete headers[given]
+    if (value !== '') headers[name] = value
   }
-  for (const [name, value] of Object.entries(headers)) if (value === '') delete headers[name]
   return service.request(request.method, `${token ? TOKEN_ROOT : REFERENCE_ROOT}${request.path}`, { headers, body })
 }
 
