@@ -97,11 +97,11 @@ function checkStep(step: unknown, where: string): WireStep {
   return fields as unknown as WireStep
 }
 
-/** Every case of an area (protocol/<area>/**.json), sorted by file. */
-export function loadWireCases(area: string): WireCase[] {
-  const directory = join(PROTOCOL_DIRECTORY, area)
+/** Every case of an area (protocol/<area>/**.json), sorted by file; `base` is another protocol folder. */
+export function loadWireCases(area: string, base = PROTOCOL_DIRECTORY): WireCase[] {
+  const directory = join(base, area)
   return jsonFiles(directory).map((path) => {
-    const file = relative(PROTOCOL_DIRECTORY, path)
+    const file = relative(base, path)
     const fields = onlyFields(JSON.parse(readFileSync(path, 'utf8')), CASE_FIELDS, file)
     if (typeof fields.description !== 'string') throw new Error(`${file}: description missing`)
     if (!WIRE_DATA_SETS.includes(fields.data as WireDataSet)) throw new Error(`${file}: data is one of ${WIRE_DATA_SETS.join(', ')}`)
