@@ -20,7 +20,7 @@ import { shouldLog, type RequestLogEntry } from '../log/request-log.js'
 import { randomUUID } from 'node:crypto'
 import type { SubjectModel } from '../model/model.js'
 import type { ServiceContext } from '../service/service-context.js'
-import type { Flavour } from './mounts.js'
+import type { Flavour } from '../model/flavour.js'
 import type { Responder } from './responder.js'
 
 /** The body bytes a refused batch had delivered when it was refused: lets tests prove reading stopped. */
