@@ -258,6 +258,8 @@ t.test('rate rules: the whole batch is refused with Retry-After, and still spend
   t.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`)
   const [[{ operations }]] = (await pool.query("SELECT operations FROM _rate_counters WHERE subject = 'reader' AND window_start = ?", [windowStart])) as unknown as [[{ operations: number }]]
   t.equal(Number(operations), 610, 'the refused batch spent its 20 operations')
+  const [logged] = await pool.query("SELECT method, status, error_code, operations FROM request_log WHERE subject = 'reader' AND status = 429")
+  t.same(logged, [{ method: 'POST', status: 429, error_code: 'RateLimited', operations: 20 }], 'the refused batch is in the request log with its 429')
 })
 
 t.test('the request log: one batch id for the batch and its operations, no tokens', async (t) => {
@@ -272,4 +274,80 @@ t.test('the request log: one batch id for the batch and its operations, no token
   t.equal(new Set(entries.map((e) => e.batch)).size, 1, 'one batch id')
   t.match(entries[0]!.batch, /^[0-9a-f-]{36}$/)
   for (const entry of entries) t.notMatch(entry.url, /demo-token/, 'no token in the log')
+})
+
+t.test('the request log holds no credential in any spelling', async (t) => {
+  await pool.query('DELETE FROM request_log')
+  const root = `http://127.0.0.1:${service.port}`
+  const response = await postJson(
+    [
+      { id: '1', method: 'GET', url: 'Catalog_Products?%74oken=demo-token&$top=1' },
+      { id: '2', method: 'GET', url: 'Catalog_Products?TOKEN=demo-token&$top=1' },
+      { id: '3', method: 'GET', url: `http://demo:secret-password@127.0.0.1:${service.port}/api/v4/Catalog_Products?$top=1` },
+      { id: '4', method: 'GET', url: `//reader:other-secret@127.0.0.1:${service.port}/api/v4/Catalog_Products?$top=1` },
+      { id: '5', method: 'GET', url: '/api/t/demo-token/t/reader-token/v4/Catalog_Products' },
+      { id: '6', method: 'GET', url: `${root}/api/t/x/..%2Ft%2Fdemo-token/v4/Catalog_Products` },
+      { id: '7', method: 'GET', url: 'Catalog_Products/../%2e%2e/t/%64emo-token/v4/Catalog_Products' },
+      { id: '8', method: 'GET', url: "Catalog_Products?$filter=Code eq 'd%65mo%2Dtoken'" },
+    ],
+    { Prefer: 'odata.continue-on-error' },
+    '/api/t/demo-token/v4/$batch?%74oken=demo-token',
+  )
+  t.equal(response.status, 200)
+  const [rows] = await pool.query('SELECT content_id, url FROM request_log ORDER BY id')
+  const entries = rows as { content_id: string | null; url: string }[]
+  t.equal(entries.length, 9, 'the batch and its eight operations')
+  for (const { content_id, url } of entries) {
+    const where = content_id ?? '$batch'
+    t.notMatch(url, /demo-token|reader-token/i, `${where}: no token (${url})`)
+    t.notMatch(url, /d(?:e|%65)mo(?:-|%2d)token/i, `${where}: no token percent-encoded (${url})`)
+    t.notMatch(url, /secret|password/, `${where}: no password (${url})`)
+  }
+  t.match(entries[0]!.url, /^\/api\/t\/\*\*\*\/v4\/\$batch\?%74oken=\*\*\*$/, 'the batch URL keeps its shape')
+  t.match(entries.find((e) => e.content_id === '3')!.url, /^http:\/\/\*\*\*@127\.0\.0\.1:/, 'userinfo masked, host kept')
+})
+
+t.test('a refused batch closes its connection at once, not at the idle timeout', async (t) => {
+  // An idle connection opened first is the yardstick: the server closes idle connections in the order they
+  // fell idle, so under the idle timeout it would close before the refused one.
+  const idle = net.connect(service.port, '127.0.0.1')
+  await new Promise((resolve) => idle.once('connect', resolve))
+  idle.write(`GET ${BATCH} HTTP/1.1\r\nHost: x\r\n`)
+  let idleClosed = false
+  idle.on('close', () => (idleClosed = true))
+  idle.on('error', () => undefined)
+  t.teardown(() => idle.destroy())
+
+  for (const head of [
+    `POST ${BATCH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-token\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1_048_576}\r\n\r\n`,
+    `POST ${BATCH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-token\r\nContent-Type: multipart/mixed; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  ]) {
+    const chunked = head.includes('chunked')
+    const outcome = await new Promise<{ response: string; endedByServer: boolean }>((resolve) => {
+      let response = ''
+      let endedByServer = false
+      const socket = net.connect(service.port, '127.0.0.1', () => {
+        socket.write(head)
+        if (!chunked) return
+        // Over the limit by the running count: a little more than 10 MB in chunks that carry their size lines.
+        const chunk = Buffer.concat([Buffer.from(`${(64 * 1024).toString(16)}\r\n`), Buffer.alloc(64 * 1024, 0x61), Buffer.from('\r\n')])
+        let sent = 0
+        const pump = () => {
+          while (!socket.destroyed && sent < 12 * 1_048_576) {
+            sent += 64 * 1024
+            if (!socket.write(chunk)) return void socket.once('drain', pump)
+          }
+        }
+        pump()
+      })
+      socket.on('data', (data) => (response += data.toString()))
+      // The server ended the connection: FIN (end) or, with the client still sending, a reset.
+      socket.on('end', () => (endedByServer = true))
+      socket.on('error', () => (endedByServer = true))
+      socket.on('close', () => resolve({ response, endedByServer }))
+    })
+    t.match(outcome.response, /^HTTP\/1\.1 413/, `${chunked ? 'running count' : 'Content-Length'}: the client reads the 413`)
+    t.ok(outcome.endedByServer, 'the server ended the connection')
+    t.notOk(idleClosed, 'before the idle connection opened earlier was closed by the idle timeout')
+  }
 })
