@@ -57,7 +57,8 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
     res.pause()
     if (responder.done) return
     const odataError = error instanceof ODataError ? error : new ODataError('InternalError', 'The batch failed')
-    responder.sendError(new ODataError(odataError.code, odataError.message, { target: odataError.target, details: odataError.details, headers: { ...odataError.headers, Connection: 'close' } }), { closeConnection: true })
+    // uWS writes `Connection: close` itself when it is to close the connection.
+    responder.sendError(odataError, { closeConnection: true })
   }
   if (request.method === 'OPTIONS') return responder.send(204, { Allow: 'POST, OPTIONS' })
   if (request.method !== 'POST') {

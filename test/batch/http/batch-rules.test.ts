@@ -347,6 +347,7 @@ t.test('a refused batch closes its connection at once, not at the idle timeout',
       socket.on('close', () => resolve({ response, endedByServer }))
     })
     t.match(outcome.response, /^HTTP\/1\.1 413/, `${chunked ? 'running count' : 'Content-Length'}: the client reads the 413`)
+    t.equal(outcome.response.match(/\r\nConnection: close\r\n/gi)?.length, 1, 'the answer says Connection: close, once')
     t.ok(outcome.endedByServer, 'the server ended the connection')
     t.notOk(idleClosed, 'before the idle connection opened earlier was closed by the idle timeout')
   }
