@@ -21,7 +21,9 @@ db: install
 run: build db
 	node build/src/cli.js serve
 
+# The pipeline order first (pipeline-order.config.mjs): no import points back up.
 test: build db
+	node scripts/check-pipeline-order.mjs
 	node scripts/run-tests.mjs
 
 # Benchmarks print their figure and the ratio against a baseline measured in the same run.

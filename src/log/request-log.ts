@@ -1,6 +1,7 @@
 // The request log of decisions.md §8: the MySQL table `request_log`. Levels: `off`, `errors`, `writes`
-// (writes and errors; a batch of reads only is not logged), `all`. Tokens never reach it: URLs are logged
-// without their `token` parameter and the token-path segment is masked.
+// (writes and errors; a batch of reads only is not logged), `all`. No credential reaches it, whatever its
+// spelling (redact-url.ts): the `token` parameter, the token-path segment, userinfo and every configured
+// token are masked.
 //
 // Single requests are appended to a buffer written by multi-row INSERTs in the background, so logging
 // does not add a round trip to every request. A batch writes its entries at once and waits for them: a
@@ -8,6 +9,7 @@
 import type { ResolvedSettings } from '../model/model.js'
 import type { Pool } from '../store/pool.js'
 import { logger } from './logger.js'
+import { redactUrl } from './redact-url.js'
 
 export interface RequestLogEntry {
   readonly at: Date
@@ -40,20 +42,15 @@ export function shouldLog(level: ResolvedSettings['logLevel'], method: string, s
   }
 }
 
-/** Removes credentials from a URL before it is stored: `token=` parameters and `/t/<token>/` path segments. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/t\/[^/?#]+\//, '/t/***/').replace(/([?&])token=[^&#]*/gi, '$1token=***')
-}
-
 const COLUMNS = '(`at`, `subject`, `profile`, `method`, `url`, `status`, `duration_ms`, `operations`, `content_id`, `error_code`, `Пакет`)'
 
-function row(entry: RequestLogEntry): unknown[] {
+function row(entry: RequestLogEntry, secrets: readonly string[]): unknown[] {
   return [
     entry.at,
     entry.subject,
     entry.profile,
     entry.method,
-    redactUrl(entry.url),
+    redactUrl(entry.url, secrets),
     entry.status,
     Math.round(entry.durationMs),
     entry.operations ?? null,
@@ -73,12 +70,14 @@ export class RequestLog {
   constructor(
     private readonly pool: Pool,
     private readonly level: () => ResolvedSettings['logLevel'],
+    /** The configured tokens: masked wherever they stand in a logged URL, in any spelling. */
+    private readonly secrets: readonly string[] = [],
   ) {}
 
   /** Single requests: buffered, written in the background. */
   append(entry: RequestLogEntry): void {
     if (!shouldLog(this.level(), entry.method, entry.status)) return
-    this.pending.push(row(entry))
+    this.pending.push(row(entry, this.secrets))
     if (this.pending.length >= FLUSH_ROWS) void this.flush()
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS).unref()
   }
@@ -99,6 +98,6 @@ export class RequestLog {
   /** A batch's entries, written now; throws when they cannot be written. */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
-    await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [entries.map(row)])
+    await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [entries.map((entry) => row(entry, this.secrets))])
   }
 }
