@@ -6,7 +6,9 @@
 // does not add a round trip to every request. A batch writes its entries at once and waits for them: a
 // failure there is answered `500 LogWriteFailed` (service.md §7), with the executed operations listed.
 import type { ResolvedSettings } from '../model/model.js'
+import { idList, rowValues, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
+import { query } from '../store/run-statement.js'
 import { logger } from './logger.js'
 
 export interface RequestLogEntry {
@@ -45,7 +47,8 @@ export function redactUrl(url: string): string {
   return url.replace(/\/t\/[^/?#]+\//, '/t/***/').replace(/([?&])token=[^&#]*/gi, '$1token=***')
 }
 
-const COLUMNS = '(`at`, `subject`, `profile`, `method`, `url`, `status`, `duration_ms`, `operations`, `content_id`, `error_code`, `Пакет`)'
+const COLUMN_NAMES = ['at', 'subject', 'profile', 'method', 'url', 'status', 'duration_ms', 'operations', 'content_id', 'error_code', 'Пакет']
+const INSERT = sql`INSERT INTO \`request_log\` (${idList(COLUMN_NAMES)}) VALUES `
 
 function row(entry: RequestLogEntry): unknown[] {
   return [
@@ -90,7 +93,7 @@ export class RequestLog {
     const rows = this.pending
     this.pending = []
     try {
-      await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [rows])
+      await query(this.pool, sql`${INSERT}${rowValues(rows, COLUMN_NAMES.length)}`)
     } catch (error) {
       logger.error({ err: error, entries: rows.length }, 'request log write failed')
     }
@@ -99,6 +102,6 @@ export class RequestLog {
   /** A batch's entries, written now; throws when they cannot be written. */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
-    await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [entries.map(row)])
+    await query(this.pool, sql`${INSERT}${rowValues(entries.map(row), COLUMN_NAMES.length)}`)
   }
 }
