@@ -7,7 +7,9 @@
 // does not add a round trip to every request. A batch writes its entries at once and waits for them: a
 // failure there is answered `500 LogWriteFailed` (service.md §7), with the executed operations listed.
 import type { ResolvedSettings } from '../model/model.js'
+import { idList, rowValues, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
+import { query } from '../store/run-statement.js'
 import { logger } from './logger.js'
 import { redactUrl } from './redact-url.js'
 
@@ -42,7 +44,8 @@ export function shouldLog(level: ResolvedSettings['logLevel'], method: string, s
   }
 }
 
-const COLUMNS = '(`at`, `subject`, `profile`, `method`, `url`, `status`, `duration_ms`, `operations`, `content_id`, `error_code`, `Пакет`)'
+const COLUMN_NAMES = ['at', 'subject', 'profile', 'method', 'url', 'status', 'duration_ms', 'operations', 'content_id', 'error_code', 'Пакет']
+const INSERT = sql`INSERT INTO \`request_log\` (${idList(COLUMN_NAMES)}) VALUES `
 
 function row(entry: RequestLogEntry, secrets: readonly string[]): unknown[] {
   return [
@@ -89,7 +92,7 @@ export class RequestLog {
     const rows = this.pending
     this.pending = []
     try {
-      await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [rows])
+      await query(this.pool, sql`${INSERT}${rowValues(rows, COLUMN_NAMES.length)}`)
     } catch (error) {
       logger.error({ err: error, entries: rows.length }, 'request log write failed')
     }
@@ -98,6 +101,6 @@ export class RequestLog {
   /** A batch's entries, written now; throws when they cannot be written. */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
-    await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [entries.map((entry) => row(entry, this.secrets))])
+    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, this.secrets)), COLUMN_NAMES.length)}`)
   }
 }

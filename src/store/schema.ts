@@ -6,7 +6,7 @@ import { extDimensionColumns } from '../model/build-model.js'
 import type { EntitySetModel, PropertyModel, ServiceModel, StorageType } from '../model/model.js'
 import { EMPTY_GUID } from '../model/model.js'
 import { MOVEMENT_PRIMARY_KEY, tablePrimaryKey } from '../model/table-primary-key.js'
-import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import { id, idList, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
 import { expenseColumn, receiptColumn } from './totals.js'
 
 export interface ColumnDefinition {
@@ -225,11 +225,12 @@ export function schemaTables(model: ServiceModel): TableDefinition[] {
   return [...tables, ...SERVICE_TABLES]
 }
 
-export function createTableSql(table: TableDefinition): string {
+/** DDL has no placeholders: names are quoted identifiers, definitions are text made here from the model. */
+export function createTableSql(table: TableDefinition): SqlFragment {
   const lines = [
-    ...table.columns.map((c) => `  ${q(c.name)} ${c.definition}`),
-    `  PRIMARY KEY (${table.primaryKey.map(q).join(', ')})`,
-    ...table.indexes.map((i) => `  KEY ${q(i.name)} (${i.columns.map(q).join(', ')})`),
+    ...table.columns.map((c) => sql`  ${id(c.name)} ${raw(c.definition)}`),
+    sql`  PRIMARY KEY (${idList(table.primaryKey)})`,
+    ...table.indexes.map((i) => sql`  KEY ${id(i.name)} (${idList(i.columns)})`),
   ]
-  return `CREATE TABLE IF NOT EXISTS ${q(table.name)} (\n${lines.join(',\n')}\n) ${TABLE_OPTIONS}`
+  return sql`CREATE TABLE IF NOT EXISTS ${id(table.name)} (\n${join(lines, ',\n')}\n) ${raw(TABLE_OPTIONS)}`
 }
