@@ -2,12 +2,21 @@
 // (100 operations, the default limit), as multipart and as JSON, with 4 parallel clients. The figure is
 // table rows per second; the baseline writes the same rows (documents, table parts, movements, totals)
 // straight through mysql2 with multi-row INSERTs in one transaction per batch, in the same run
-// (target ≥ 0.5). Also reported: the server's memory growth while taking one 10 MB batch.
+// (target ≥ 0.5).
+//
+// Also measured in the same run: multipart ingest with the intake's WebAssembly fast path against the
+// general JavaScript reader alone (two servers, rounds alternating), and the intake's share of the
+// end-to-end time: the intake's time per batch, read in this process from the same kind of bodies in
+// 64 KB chunks, against the wall time per batch of the throughput run (the server's timeline per batch;
+// the goal is under 5 %).
 import { fork } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../src/batch/intake/index.js'
+import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../src/batch/intake/index.js'
+import type { BatchIntake } from '../src/batch/intake/batch-intake.js'
+import { createJsonIntake } from '../src/batch/intake/json-intake.js'
+import { createMultipartIntake } from '../src/batch/intake/multipart-intake.js'
 import { loadModel } from '../src/model/load-model.js'
 import { computeMovements, postingPlan } from '../src/posting/posting-plan.js'
 import { quoteIdentifier as q } from '../src/sql/quote-identifier.js'
@@ -19,7 +28,10 @@ const CLIENTS = 4
 const DOCUMENTS_PER_BATCH = 50
 const ROWS_PER_DOCUMENT = 10
 const BATCHES_PER_CLIENT = Number(process.env.BENCH_BATCHES ?? 6)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const PORT = 18095
+const GENERAL_PORT = 18096
+const CHUNK_BYTES = 64 * 1024
 
 const { pool } = await prepareBenchDatabase(1)
 const [warehouses] = await pool.query('SELECT Ref_Key FROM c_Warehouses')
@@ -54,9 +66,9 @@ function batchOperations(): OperationSpec[] {
   return [...creates, ...posts]
 }
 
-function post(body: Buffer, contentType: string): Promise<number> {
+function post(port: number, body: Buffer, contentType: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port: PORT, method: 'POST', path: '/api/v4/$batch', headers: { Authorization: 'Bearer bench-token', 'Content-Type': contentType, 'Content-Length': body.length }, agent: false }, (response) => {
+    const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v4/$batch', headers: { Authorization: 'Bearer bench-token', 'Content-Type': contentType, 'Content-Length': body.length }, agent: false }, (response) => {
       const chunks: Buffer[] = []
       response.on('data', (c: Buffer) => chunks.push(c))
       response.on('end', () => {
@@ -70,19 +82,47 @@ function post(body: Buffer, contentType: string): Promise<number> {
   })
 }
 
-async function throughput(format: 'multipart' | 'json'): Promise<number> {
+/** Rows per second and wall milliseconds per batch through the server on `port`. */
+async function ingest(format: 'multipart' | 'json', port = PORT): Promise<{ rowsPerSecond: number; msPerBatch: number }> {
   const bodies = Array.from({ length: CLIENTS * BATCHES_PER_CLIENT }, () => (format === 'json' ? buildJsonBatch(batchOperations()) : buildMultipartBatch(batchOperations())))
   const started = process.hrtime.bigint()
   await Promise.all(
     Array.from({ length: CLIENTS }, async (_, client) => {
       for (let b = 0; b < BATCHES_PER_CLIENT; b++) {
         const built = bodies[client * BATCHES_PER_CLIENT + b]!
-        await post(built.body, built.contentType)
+        await post(port, built.body, built.contentType)
       }
     }),
   )
   const seconds = Number(process.hrtime.bigint() - started) / 1e9
-  return (CLIENTS * BATCHES_PER_CLIENT * DOCUMENTS_PER_BATCH * ROWS_PER_DOCUMENT) / seconds
+  return { rowsPerSecond: (CLIENTS * BATCHES_PER_CLIENT * DOCUMENTS_PER_BATCH * ROWS_PER_DOCUMENT) / seconds, msPerBatch: (seconds * 1000) / (CLIENTS * BATCHES_PER_CLIENT) }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.floor(sorted.length / 2)]!
+}
+
+/** The intake's median time for one batch of this benchmark's kind, pushed in 64 KB chunks as the endpoint does. */
+function intakeMilliseconds(format: 'multipart' | 'json', reader: 'fast' | 'general' = 'fast'): number {
+  const bodies: BuiltBatch[] = Array.from({ length: 20 }, () => (format === 'json' ? buildJsonBatch(batchOperations()) : buildMultipartBatch(batchOperations())))
+  const create = (built: BuiltBatch): BatchIntake =>
+    format === 'json' ? createJsonIntake({}) : createMultipartIntake({ boundary: built.boundary!, reader, expectedBytes: built.body.length })
+  const read = (built: BuiltBatch): void => {
+    const intake = create(built)
+    for (let offset = 0; offset < built.body.length; offset += CHUNK_BYTES) intake.push(built.body.subarray(offset, offset + CHUNK_BYTES))
+    intake.end().release()
+  }
+  for (let warmUp = 0; warmUp < 10; warmUp++) for (const built of bodies) read(built)
+  const times: number[] = []
+  for (let round = 0; round < 10; round++) {
+    for (const built of bodies) {
+      const started = process.hrtime.bigint()
+      read(built)
+      times.push(Number(process.hrtime.bigint() - started) / 1e6)
+    }
+  }
+  return median(times)
 }
 
 /** The same rows straight through mysql2: one transaction per batch, multi-row INSERTs, totals upserted. */
@@ -135,21 +175,48 @@ async function directThroughput(): Promise<number> {
 }
 
 /** The server in a child process with a subject of its own, so its rate rules do not throttle the run. */
-async function startServer(): Promise<() => void> {
-  const child = fork(fileURLToPath(new URL('./support/bench-server.js', import.meta.url)), [String(PORT)], { stdio: 'inherit' })
+async function startServer(port: number, env: Record<string, string> = {}): Promise<() => void> {
+  const child = fork(fileURLToPath(new URL('./support/bench-server.js', import.meta.url)), [String(port)], { stdio: 'inherit', env: { ...process.env, ...env } })
   await new Promise((resolve) => child.once('message', resolve))
   return () => child.kill()
 }
 
-const stop = await startServer()
+// BENCH_SAME_READER=1: both servers use the general reader, to see the noise of the comparison itself.
+const stopFast = await startServer(PORT, process.env.BENCH_SAME_READER === '1' ? { BATCH_MULTIPART_READER: 'general' } : {})
+const stopGeneral = await startServer(GENERAL_PORT, { BATCH_MULTIPART_READER: 'general' })
 try {
-  await throughput('json') // warm-up
+  await ingest('json') // warm-up
+  await ingest('multipart')
+  await ingest('multipart', GENERAL_PORT)
   const baseline = await directThroughput()
-  const multipart = await throughput('multipart')
-  const json = await throughput('json')
-  printResult({ benchmark: 'batch-ingest multipart', figure: multipart, unit: 'rows/s', baseline, baselineName: 'mysql2 multi-row INSERTs, one transaction per batch', target: 0.5 })
-  printResult({ benchmark: 'batch-ingest json', figure: json, unit: 'rows/s', baseline, baselineName: 'mysql2 multi-row INSERTs, one transaction per batch', target: 0.5 })
+  const fast: number[] = []
+  const general: number[] = []
+  const msPerBatch: number[] = []
+  for (let round = 0; round < ROUNDS; round++) {
+    const withFastPath = await ingest('multipart')
+    const generalAlone = await ingest('multipart', GENERAL_PORT)
+    fast.push(withFastPath.rowsPerSecond)
+    general.push(generalAlone.rowsPerSecond)
+    msPerBatch.push(withFastPath.msPerBatch, generalAlone.msPerBatch)
+  }
+  const json = await ingest('json')
+  const baselineName = 'mysql2 multi-row INSERTs, one transaction per batch'
+  printResult({ benchmark: 'batch-ingest multipart', figure: median(fast), unit: 'rows/s', baseline, baselineName, target: 0.5 })
+  printResult({ benchmark: 'batch-ingest multipart, general reader alone', figure: median(general), unit: 'rows/s', baseline, baselineName, target: 0.5 })
+  printResult({ benchmark: 'batch-ingest json', figure: json.rowsPerSecond, unit: 'rows/s', baseline, baselineName, target: 0.5 })
+  const roundRatios = fast.map((f, i) => f / general[i]!)
+  console.log(`multipart rows/s with the fast path / general reader alone: median of rounds ${median(roundRatios).toFixed(3)} (rounds: ${roundRatios.map((r) => r.toFixed(3)).join(', ')})`)
+  const batchMs = median(msPerBatch)
+  const shares: [string, number, number][] = [
+    ['multipart, fast path', intakeMilliseconds('multipart', 'fast'), batchMs],
+    ['multipart, general reader', intakeMilliseconds('multipart', 'general'), batchMs],
+    ['json', intakeMilliseconds('json'), json.msPerBatch],
+  ]
+  for (const [name, intakeMs, endToEndMs] of shares) {
+    console.log(`intake share (${name}): ${intakeMs.toFixed(3)} ms of ${endToEndMs.toFixed(1)} ms per batch = ${((100 * intakeMs) / endToEndMs).toFixed(2)} % (goal < 5 %)`)
+  }
 } finally {
-  stop()
+  stopFast()
+  stopGeneral()
   await pool.end()
 }

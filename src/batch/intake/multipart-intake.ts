@@ -24,8 +24,11 @@ export interface MultipartIntakeOptions {
 /** Positions in the fast path's memory are 32-bit: larger limits are read by the general intake. */
 const LARGEST_FAST_BATCH = 1024 * 1_048_576
 
+/** `BATCH_MULTIPART_READER=general` makes a process skip the fast path (the ingest benchmark compares the two). */
+const processReader = process.env.BATCH_MULTIPART_READER === 'general' ? 'general' : 'fast'
+
 export function createMultipartIntake(options: MultipartIntakeOptions): BatchIntake {
   const limits = resolveIntakeLimits(options.limits)
-  if (options.reader === 'general' || limits.maxBytes > LARGEST_FAST_BATCH) return createGeneralMultipartIntake(options.boundary, limits)
+  if ((options.reader ?? processReader) === 'general' || limits.maxBytes > LARGEST_FAST_BATCH) return createGeneralMultipartIntake(options.boundary, limits)
   return new FastMultipartIntake(options.boundary, limits, options.expectedBytes)
 }
