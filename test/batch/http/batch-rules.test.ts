@@ -2,7 +2,7 @@
 // the request log holds. (Rules about committed writes are in batch-writes.test.ts.)
 import net from 'node:net'
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../../src/batch/intake/index.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
 import { startTestService, TOKEN_ROOT, DEMO_BASIC } from '../../support/test-service.js'
 import { batchIntakeStatistics } from '../../../src/http/batch-endpoint.js'
 
@@ -139,7 +139,7 @@ t.test('size: 413 by Content-Length before reading, and by the running count', a
   t.ok(outcome.sent < 1024 * 1_048_576, `the client could stop long before 1 GB (${(outcome.sent / 1_048_576).toFixed(1)} MB written, most still in socket buffers)`)
   const read = batchIntakeStatistics.bytesReadAtRefusal
   t.ok(read > limit && read <= limit + 1_048_576, `the server read ${read} bytes: the limit plus at most one chunk`)
-  // `external` holds the array buffers and the multipart fast path's WebAssembly memory.
+  // `external` holds the array buffers (the chunks copied into the intake).
   const growth = after.heapUsed + after.external - before.heapUsed - before.external
   t.ok(growth < 32 * 1_048_576, `memory growth ${(growth / 1_048_576).toFixed(1)} MB`)
 })

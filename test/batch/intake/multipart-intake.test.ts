@@ -1,7 +1,7 @@
 // Multipart intake (OData 4.0, service.md §2.3): framing, part heads, embedded requests.
 
 import t from 'tap'
-import { buildMultipartBatch } from '../../../src/batch/intake/build-batch-body.js'
+import { buildMultipartBatch } from '../../support/build-batch-body.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import { ingest, outcomeKey, randomSplit, seededRandom, summarize, summarizeOperation } from './intake-harness.js'
 
