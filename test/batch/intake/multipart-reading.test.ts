@@ -1,9 +1,9 @@
 // The multipart reader on the batches clients write: every operation as built (method, URL, id, body
 // bytes, change set), however the body is cut into chunks, with the same progress figures for every
-// cut; and a body over maxBytes refused by `push` at the chunk that passes the limit, whatever the
-// spelling and however it is cut. (The protocol cases, corpus files, malformations and fuzzed bodies
-// have tests of their own: protocol-cases, corpus-chunking, corpus-content, multipart-malformed,
-// intake-fuzz.)
+// cut; every multipart body of the protocol cases and the corpus (Olingo's response files made requests
+// included) with one outcome, document or error, however it is cut; and a body over maxBytes refused by
+// `push` at the chunk that passes the limit, whatever the spelling and however it is cut. (Malformations
+// and fuzzed bodies have tests of their own: multipart-malformed, intake-fuzz.)
 
 import t from 'tap'
 import type { BatchDocument } from '../../../src/batch/intake/batch-document.js'
@@ -12,7 +12,17 @@ import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import { ODataError } from '../../../src/errors.js'
 import { type MultipartBuildOptions, type OperationSpec, buildMultipartBatch } from '../../support/build-batch-body.js'
-import { fullOutcomeKey, ingest, pushVolatile, randomInteger, randomSplit, seededRandom, splitAt } from './intake-harness.js'
+import {
+  corpusMultipartSamples,
+  fullOutcomeKey,
+  ingest,
+  multipartProtocolCases,
+  pushVolatile,
+  randomInteger,
+  randomSplit,
+  seededRandom,
+  splitAt,
+} from './intake-harness.js'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0xfa57_9a7e)
 
@@ -114,6 +124,26 @@ t.test('ordinary batches: the operations as built, the same document and progres
       outcome.document.release()
     }
     t.same(problems, [], `${name}: the operations as built; one document and one progress for ${chunkings.length} chunkings`)
+  }
+})
+
+t.test('protocol cases and corpus bodies: one outcome whole, cut anywhere, at random and byte by byte', async (t) => {
+  const random = seededRandom(SEED + 2)
+  const samples = [...multipartProtocolCases(), ...corpusMultipartSamples()]
+  t.ok(samples.length > 10, `${samples.length} bodies`)
+  for (const sample of samples) {
+    const read = (chunks: readonly Buffer[]): string => fullOutcomeKey(ingest(createMultipartIntake({ boundary: sample.boundary, limits: { maxOperations: 1000 } }), chunks))
+    const body = sample.body
+    const whole = read([body])
+    const differing: string[] = []
+    const step = body.length <= 2048 ? 1 : 31
+    for (let cut = 0; cut <= body.length; cut += step) if (read(splitAt(body, [cut])) !== whole) differing.push(`cut at ${cut}`)
+    for (let round = 0; round < 12; round++) {
+      const chunks = randomSplit(body, random, 2 + randomInteger(random, Math.min(40, body.length + 1)))
+      if (read(chunks) !== whole) differing.push(`cuts ${JSON.stringify(chunkEnds(chunks))}`)
+    }
+    if (body.length <= 2048 && read(Array.from(body, (_, index) => body.subarray(index, index + 1))) !== whole) differing.push('one byte at a time')
+    t.same(differing.slice(0, 5), [], `${sample.name}: ${whole.startsWith('{') ? 'a document' : whole.slice(0, 80)}, the same however cut`)
   }
 })
 
