@@ -9,9 +9,7 @@ install: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-# The multipart fast path is AssemblyScript compiled to WebAssembly (src/batch/intake/wasm).
 build: install
-	npm run --silent build:wasm
 	node scripts/generate-configuration-types.mjs
 	$(NODE_BIN)/tsc -p tsconfig.json
 
@@ -32,7 +30,7 @@ bench: build db
 
 # Long seeded fuzzing (the test suite runs a short slice of the same fuzzers).
 fuzz: build db
-	FUZZ_SCALE=50 node scripts/run-tests.mjs --grep fuzz,fast-path
+	FUZZ_SCALE=50 node scripts/run-tests.mjs --grep fuzz
 
 clean:
 	rm -rf build .tap

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../../src/batch/intake/index.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
 import { startTestService, TOKEN_ROOT, DEMO_BASIC } from '../../support/test-service.js'
 
 const service = await startTestService('batch_rules', { seed: true })
@@ -146,7 +146,7 @@ t.test('size: 413 by Content-Length before reading, and by the running count', a
   const buffered = maximum('/proc/sys/net/ipv4/tcp_rmem') + maximum('/proc/sys/net/ipv4/tcp_wmem')
   t.ok(outcome.accepted > limit, `the client got ${outcome.accepted} bytes past its own buffer before the 413: over the limit`)
   t.ok(outcome.accepted <= limit + 1_048_576 + buffered, `the server took ${outcome.accepted} bytes: at most the limit plus one chunk plus ${buffered} bytes of socket buffers`)
-  // `external` holds the array buffers and the multipart fast path's WebAssembly memory.
+  // `external` holds the array buffers (the chunks copied into the intake).
   const growth = after.heapUsed + after.external - before.heapUsed - before.external
   t.ok(growth < 32 * 1_048_576, `memory growth ${(growth / 1_048_576).toFixed(1)} MB`)
 })

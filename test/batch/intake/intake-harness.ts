@@ -47,6 +47,19 @@ export function multipartSample(relativePath: string): MultipartSample | undefin
   return { name: relativePath, body: bytes, boundary: firstLine[1] }
 }
 
+/**
+ * The standard's Example 101 writes its first request line, `GET /service/Customers('ALFKI')`, without
+ * the HTTP version that service.md §2.3 requires: the intake refuses the file as it is.
+ */
+export const EXAMPLE_101 = 'batch-spec/batch-multipart-request-1.txt'
+export const EXAMPLE_101_REFUSAL = 'Part 1: the request line "GET /service/Customers(\'ALFKI\')" has no HTTP version ("<METHOD> <url> HTTP/1.1").'
+
+/** The sample with ` HTTP/1.1` after every request line that has no version: what the rest of the file shows stays testable. */
+export function withHttpVersions(sample: MultipartSample): MultipartSample {
+  const text = sample.body.toString('latin1').replace(/^([A-Z]+ [^ \r\n]+)(\r?\n)/gm, '$1 HTTP/1.1$2')
+  return { name: `${sample.name} with its HTTP versions`, body: Buffer.from(text, 'latin1'), boundary: sample.boundary }
+}
+
 /** The multipart request files of the corpus: the standard's examples and Olingo's request vectors (not its responses). */
 export function multipartRequestFiles(): string[] {
   const files = ['batch-spec/batch-multipart-request-1.txt', 'batch-spec/batch-multipart-request-2.txt']

@@ -1,8 +1,8 @@
-// Builds valid `$batch` bodies from a list of operations: for the intake's tests, the benchmarks and
-// the HTTP tests. Operations with the same `atomicityGroup`, one after the other, form one change set
+// Builds valid `$batch` bodies from a list of operations: for the intake's tests, the HTTP tests and the
+// benchmarks (the service itself never builds a batch). Operations with the same `atomicityGroup`, one after the other, form one change set
 // (multipart) or one atomicity group (JSON), the way a client writes them.
 
-import type { JsonValue } from './batch-document.js'
+import type { JsonValue } from '../../src/batch/intake/batch-document.js'
 
 export interface OperationSpec {
   readonly method: string
