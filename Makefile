@@ -12,6 +12,7 @@ node_modules/.package-lock.json: package.json package-lock.json
 build: install
 	node scripts/generate-configuration-types.mjs
 	$(NODE_BIN)/tsc -p tsconfig.json
+	node scripts/prune-build.mjs
 
 db: install
 	bash scripts/ensure-mysql.sh
