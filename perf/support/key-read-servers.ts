@@ -2,7 +2,7 @@
 //   service  the project's whole pipeline (mount, auth, path resolution, handler, JSON writer);
 //   bare     a bare uWS handler that runs the same mysql2 query and answers the same bytes.
 // Usage: node build/perf/support/key-read-servers.js service|bare PORT
-import * as uws from 'uWebSockets.js'
+import * as uws from '../../src/http/uws.js'
 import { startServer } from '../../src/http/server.js'
 import { loadModel } from '../../src/model/load-model.js'
 import { createServiceContext } from '../../src/service/service-context.js'

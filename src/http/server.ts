@@ -4,7 +4,7 @@
 // uWS specifics kept here: `onAborted` is registered (by Responder) before any `await`; request
 // headers and URL are copied out synchronously, because `req` is invalid after the callback returns;
 // body chunks are copied, because the ArrayBuffer given to `onData` is only valid during the callback.
-import * as uws from 'uWebSockets.js'
+import * as uws from './uws.js'
 import { ODataError, toODataError } from '../errors.js'
 import { logger } from '../log/logger.js'
 import { parseQueryOptions } from '../odata/query-options.js'
@@ -16,6 +16,7 @@ import { Authenticator } from './authenticate.js'
 import { matchMount } from './mounts.js'
 import { Responder } from './responder.js'
 import { readBody } from './read-body.js'
+import { readRequestHead } from './request-head.js'
 import { handleBatch } from './batch-endpoint.js'
 import { SETTINGS_PATH, handleSettings } from './settings-endpoint.js'
 
@@ -52,8 +53,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
     const method = req.getCaseSensitiveMethod().toUpperCase()
     const url = req.getUrl()
     const rawQuery = req.getQuery() ?? ''
-    const headers = new Map<string, string>()
-    req.forEach((name, value) => headers.set(name, value))
+    const { headers, framingError } = readRequestHead(req)
     if (method === 'HEAD') responder.headOnly = true
     const started = performance.now()
     let subjectName = ''
@@ -68,6 +68,18 @@ export async function startServer(context: ServiceContext, options: ServerOption
       errorCode = odataError.code
       if (!responder.done) responder.sendError(odataError)
       log()
+    }
+
+    if (framingError) {
+      // The connection cannot be trusted past this request (request-head.ts). Answered on the next turn:
+      // uWS would otherwise go on parsing the bytes after this body, in this same read, as a request; with
+      // this one pending it closes the connection at such bytes instead, unanswered, which is safe.
+      errorCode = framingError.code
+      setImmediate(() => {
+        responder.sendError(framingError, { closeConnection: true })
+        log()
+      })
+      return
     }
 
     try {

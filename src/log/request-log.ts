@@ -47,13 +47,23 @@ export function shouldLog(level: ResolvedSettings['logLevel'], method: string, s
 const COLUMN_NAMES = ['at', 'subject', 'profile', 'method', 'url', 'status', 'duration_ms', 'operations', 'content_id', 'error_code', 'Пакет']
 const INSERT = sql`INSERT INTO \`request_log\` (${idList(COLUMN_NAMES)}) VALUES `
 
+// `url` is a TEXT column (65,535 bytes); a request head may have 64 KiB (src/http/uws-header-limit.ts),
+// and one row too long would fail the whole multi-row INSERT. Cut after redaction, so no token survives.
+const MAX_URL_BYTES = 65_535
+
+function fitUrl(url: string): string {
+  if (Buffer.byteLength(url) <= MAX_URL_BYTES) return url
+  // Three bytes per UTF-16 unit at most; a cut surrogate pair becomes U+FFFD, harmless in a log.
+  return `${url.slice(0, Math.floor(MAX_URL_BYTES / 3) - 1)}…`
+}
+
 function row(entry: RequestLogEntry, secrets: readonly string[]): unknown[] {
   return [
     entry.at,
     entry.subject,
     entry.profile,
     entry.method,
-    redactUrl(entry.url, secrets),
+    fitUrl(redactUrl(entry.url, secrets)),
     entry.status,
     Math.round(entry.durationMs),
     entry.operations ?? null,

@@ -1,0 +1,27 @@
+// The headers of a request, copied out of uWS (its `req` is invalid after the callback returns), and the
+// one framing fault uWS lets through to the application: `Content-Length` given twice with different
+// values. uWS frames the body by one of them; a proxy in front may have framed it by the other, so the
+// bytes after it could be read as a second request (request smuggling). RFC 9112 §6.3 makes such a
+// message unrecoverable: `400`, and the connection is closed. Every other framing fault (a head over the
+// bound, `Content-Length` with `Transfer-Encoding`, a bad chunk size, an unknown transfer coding, a
+// request line that does not parse) uWS answers itself before the application sees the request (README).
+import type { HttpRequest } from 'uWebSockets.js'
+import { ODataError } from '../errors.js'
+
+export interface RequestHead {
+  readonly headers: Map<string, string>
+  /** Set when the request cannot be answered on this connection without closing it. */
+  readonly framingError: ODataError | undefined
+}
+
+export function readRequestHead(req: HttpRequest): RequestHead {
+  const headers = new Map<string, string>()
+  let framingError: ODataError | undefined
+  req.forEach((name, value) => {
+    if (name === 'content-length' && headers.has(name) && headers.get(name) !== value) {
+      framingError = new ODataError('BadRequest', 'Content-Length is given more than once with different values')
+    }
+    headers.set(name, value)
+  })
+  return { headers, framingError }
+}
