@@ -36,6 +36,8 @@ export interface BatchRun {
   readonly flavour: Flavour
   /** The absolute service root, as operations' Location and context URLs use it. */
   readonly serviceRoot: string
+  /** The service root for links the client follows (ServiceRequest.linkRoot). */
+  readonly linkRoot?: string
   /** This batch's own root paths (`/api/v4/`, and `/api/t/<token>/v4/` when the token came in the path). */
   readonly ownRoots: readonly string[]
   /** The request URL as received (the log stores it without credentials). */
@@ -77,7 +79,7 @@ export async function runBatch(context: ServiceContext, batch: BatchRun, documen
   const output = logging ? new CollectingSink(answer) : answer
   const formatWriter = document.format === 'multipart' ? new MultipartBatchWriter(output, responseHeaders) : new JsonBatchWriter(output, responseHeaders)
   const recorder = new OutcomeRecorder(formatWriter)
-  const execution = { model: context.model, subject, flavour: batch.flavour, serviceRoot: batch.serviceRoot, continueOnError: continueOnError !== undefined, outer: answer }
+  const execution = { model: context.model, subject, flavour: batch.flavour, serviceRoot: batch.serviceRoot, linkRoot: batch.linkRoot, continueOnError: continueOnError !== undefined, outer: answer }
   await batchSlots(() => executeBatch(plan, execution, createBatchRuntime(context), recorder))
   if (answer.done) return
   formatWriter.finish()

@@ -21,6 +21,8 @@ export interface BatchRequest {
   readonly subject: SubjectModel
   readonly flavour: Flavour
   readonly serviceRoot: string
+  /** The service root for links the client follows (ServiceRequest.linkRoot). */
+  readonly linkRoot: string
   /** This batch's own root paths (`/api/v4/`, and `/api/t/<token>/v4/` when the token came in the path). */
   readonly ownRoots: readonly string[]
   /** The request URL as received (the log stores it without credentials). */
@@ -96,7 +98,7 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
       stopped = true
       const document = intake.end()
       // Once the batch has run and its answer is written, the document's memory serves the next batch.
-      const batch = { answer: responder, headers, subject: request.subject, flavour: request.flavour, serviceRoot: request.serviceRoot, ownRoots: request.ownRoots, url: request.url, maxOperations }
+      const batch = { answer: responder, headers, subject: request.subject, flavour: request.flavour, serviceRoot: request.serviceRoot, linkRoot: request.linkRoot, ownRoots: request.ownRoots, url: request.url, maxOperations }
       runBatch(context, batch, document)
         .catch((error: unknown) => fail(error))
         .finally(() => document.release())

@@ -7,6 +7,7 @@
 import * as uws from './uws.js'
 import { ODataError, toODataError } from '../errors.js'
 import { logger } from '../log/logger.js'
+import { redactUrl } from '../log/redact-url.js'
 import { parseQueryOptions } from '../odata/query-options.js'
 import { resolveResourcePath } from '../odata/resource-path.js'
 import { handleRequest } from '../service/handle-request.js'
@@ -64,7 +65,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
 
     const fail = (error: unknown) => {
       const odataError = toODataError(error)
-      if (odataError.status >= 500) logger.error({ err: error, method, url }, 'request failed')
+      if (odataError.status >= 500) logger.error({ err: error, method, url: redactUrl(url) }, 'request failed')
       errorCode = odataError.code
       if (!responder.done) responder.sendError(odataError)
       log()
@@ -98,13 +99,15 @@ export async function startServer(context: ServiceContext, options: ServerOption
       }
       const path = resolveResourcePath(context.model, mount.rest)
       const serviceRoot = absoluteRoot(headers, mount.root, fallbackHost)
+      // Links the client follows keep its token segment, as the client wrote it (next-link.ts).
+      const linkRoot = mount.pathToken === undefined ? serviceRoot : absoluteRoot(headers, url.slice(0, url.length - mount.rest.length), fallbackHost)
       if (path.kind === 'batch') {
         // The batch body is streamed into the intake, never read whole first.
         const ownRoots = [mount.root, url.slice(0, url.length - mount.rest.length)]
-        return handleBatch(context, { res, responder, method, headers, subject, flavour: mount.flavour, serviceRoot, ownRoots: [...new Set(ownRoots)], url: rawQuery ? `${url}?${rawQuery}` : url })
+        return handleBatch(context, { res, responder, method, headers, subject, flavour: mount.flavour, serviceRoot, linkRoot, ownRoots: [...new Set(ownRoots)], url: rawQuery ? `${url}?${rawQuery}` : url })
       }
       const run = (body: Buffer | undefined) => {
-        const request: ServiceRequest = { method, path, query, headers, body, subject, flavour: mount.flavour, serviceRoot }
+        const request: ServiceRequest = { method, path, query, headers, body, subject, flavour: mount.flavour, serviceRoot, linkRoot }
         handleRequest(context, request, responder).then(log, fail)
       }
       if (METHODS_WITH_BODY.has(method)) {

@@ -17,4 +17,10 @@ export interface ServiceRequest {
   readonly flavour: Flavour
   /** The absolute service root as the client addressed it, without any token (`http://host/api/v4/`). */
   readonly serviceRoot: string
+  /**
+   * The absolute service root for links the client follows as given (`@odata.nextLink`), in the way the
+   * client logged in: with the token segment when it came to `/api/t/<token>/v4/` (README, decisions taken
+   * here). Absent: `serviceRoot`.
+   */
+  readonly linkRoot?: string
 }

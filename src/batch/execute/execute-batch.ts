@@ -52,6 +52,7 @@ export interface BatchExecution {
   readonly subject: SubjectModel
   readonly flavour: Flavour
   readonly serviceRoot: string
+  readonly linkRoot?: string | undefined
   readonly continueOnError: boolean
   readonly outer: { readonly aborted: boolean }
 }
@@ -125,6 +126,7 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
       subject: execution.subject,
       flavour: execution.flavour,
       serviceRoot: execution.serviceRoot,
+      linkRoot: execution.linkRoot,
     }
   }
 
