@@ -4,7 +4,7 @@
 // and structure (the plan, 400), then rate rules (429). Nothing executes until all of them pass.
 import { randomUUID } from 'node:crypto'
 import { ODataError } from '../errors.js'
-import { consumeRate, rateLimited } from '../limits/rate-limiter.js'
+import { rateLimited } from '../limits/rate-limiter.js'
 import { logger } from '../log/logger.js'
 import { shouldLog } from '../log/request-log.js'
 import type { Flavour } from '../model/flavour.js'
@@ -63,7 +63,7 @@ export async function runBatch(context: ServiceContext, batch: BatchRun, documen
       profileName: subject.profile.name,
     })
     // Rate rules come last among the checks (decisions.md §7): every operation counts.
-    const decision = await consumeRate(context.pool, subject, plan.operationCount)
+    const decision = await context.rateLimiter.consume(subject, plan.operationCount)
     if (!decision.allowed) throw rateLimited(decision, plan.operationCount)
   } catch (error) {
     if (error instanceof ODataError) await logRefusal(context, batch, error, performance.now() - started, plan?.operationCount)

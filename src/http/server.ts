@@ -9,7 +9,7 @@ import { ODataError, toODataError } from '../errors.js'
 import { logger } from '../log/logger.js'
 import { redactUrl } from '../log/redact-url.js'
 import { parseQueryOptions } from '../odata/query-options.js'
-import { resolveResourcePath } from '../odata/resource-path.js'
+import { resolveResourcePath, type ResourcePath } from '../odata/resource-path.js'
 import { handleRequest } from '../service/handle-request.js'
 import type { ServiceContext } from '../service/service-context.js'
 import type { ServiceRequest } from '../service/service-request.js'
@@ -18,6 +18,7 @@ import { matchMount } from './mounts.js'
 import { Responder } from './responder.js'
 import { readBody } from './read-body.js'
 import { readRequestHead } from './request-head.js'
+import { admitRequest } from './admit-request.js'
 import { handleBatch } from './batch-endpoint.js'
 import { SETTINGS_PATH, handleSettings } from './settings-endpoint.js'
 
@@ -95,9 +96,15 @@ export async function startServer(context: ServiceContext, options: ServerOption
       subjectName = subject.name
       profileName = subject.profile.name
       if (mount.rest === SETTINGS_PATH) {
-        return void handleSettings(context, { res, responder, method, headers, subject }).then(log, fail)
+        return void handleSettings(context, { res, responder, method, headers, subject, admission: admitRequest(context, subject) }).then(log, fail)
       }
-      const path = resolveResourcePath(context.model, mount.rest)
+      let path: ResourcePath
+      try {
+        path = resolveResourcePath(context.model, mount.rest)
+      } catch (error) {
+        // A request that names nothing still counts against the rate rules (decisions.md §8).
+        return void admitRequest(context, subject).then(() => fail(error), fail)
+      }
       const serviceRoot = absoluteRoot(headers, mount.root, fallbackHost)
       // Links the client follows keep its token segment, as the client wrote it (next-link.ts).
       const linkRoot = mount.pathToken === undefined ? serviceRoot : absoluteRoot(headers, url.slice(0, url.length - mount.rest.length), fallbackHost)
@@ -106,9 +113,12 @@ export async function startServer(context: ServiceContext, options: ServerOption
         const ownRoots = [mount.root, url.slice(0, url.length - mount.rest.length)]
         return handleBatch(context, { res, responder, method, headers, subject, flavour: mount.flavour, serviceRoot, linkRoot, ownRoots: [...new Set(ownRoots)], url: rawQuery ? `${url}?${rawQuery}` : url })
       }
+      // Counted now, awaited before the request runs: a body is read meanwhile (uWS hands it over only to
+      // a reader registered in this callback).
+      const admission = admitRequest(context, subject)
       const run = (body: Buffer | undefined) => {
         const request: ServiceRequest = { method, path, query, headers, body, subject, flavour: mount.flavour, serviceRoot, linkRoot }
-        handleRequest(context, request, responder).then(log, fail)
+        admission.then(() => handleRequest(context, request, responder)).then(log, fail)
       }
       if (METHODS_WITH_BODY.has(method)) {
         // Requests carry no more than this in a body outside $batch: the batch limit is the service's largest.

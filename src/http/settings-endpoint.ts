@@ -26,6 +26,8 @@ export interface SettingsRequest {
   readonly method: string
   readonly headers: ReadonlyMap<string, string>
   readonly subject: SubjectModel
+  /** The rate rules' word on this request (admit-request.ts): awaited before anything is read or changed. */
+  readonly admission: Promise<void>
 }
 
 /** Answers the request; resolves when the answer is sent, rejects with the ODataError to answer. */
@@ -33,11 +35,15 @@ export async function handleSettings(context: ServiceContext, request: SettingsR
   if (!request.subject.profile.administer) {
     throw new ODataError('Forbidden', `The profile ${request.subject.profile.name} may not administer the service's settings`)
   }
-  if (request.method === 'GET' || request.method === 'HEAD') return answer(context, request)
+  if (request.method === 'GET' || request.method === 'HEAD') {
+    await request.admission
+    return answer(context, request)
+  }
   if (request.method !== 'PATCH') {
     throw new ODataError('MethodNotAllowed', `${request.method} is not allowed on ${SETTINGS_PATH}; allowed: GET, PATCH`, { headers: { Allow: 'GET, PATCH' } })
   }
   const body = await readBody(request.res, request.headers, MAX_BODY_BYTES, request.responder)
+  await request.admission
   let patch: unknown
   try {
     patch = JSON.parse(body.toString('utf8'))

@@ -4,6 +4,7 @@ import type { ServiceModel } from '../model/model.js'
 import type { Pool } from '../store/pool.js'
 import { buildMetadataXml } from '../model/csdl.js'
 import { RequestLog } from '../log/request-log.js'
+import { RateLimiter } from '../limits/rate-limiter.js'
 import { LiveSettings, settingsFromEnvironment } from './live-settings.js'
 
 export interface ServiceContext {
@@ -14,6 +15,8 @@ export interface ServiceContext {
   readonly requestLog: RequestLog
   /** `settings.current`: the configuration's settings as the environment and an administrator changed them. */
   readonly settings: LiveSettings
+  /** The profiles' rate rules, counted in blocks reserved from MySQL (decisions.md §8). */
+  readonly rateLimiter: RateLimiter
 }
 
 /**
@@ -22,7 +25,7 @@ export interface ServiceContext {
  */
 export function createServiceContext(model: ServiceModel, pool: Pool, environment: Readonly<Record<string, string | undefined>> = {}): ServiceContext {
   const settings = new LiveSettings(model.settings, model.configuration.settings ?? {}, settingsFromEnvironment(environment))
-  return { model, pool, metadataXml: buildMetadataXml(model), requestLog: new RequestLog(pool, () => settings.current.logLevel, configuredTokens(model)), settings }
+  return { model, pool, metadataXml: buildMetadataXml(model), requestLog: new RequestLog(pool, () => settings.current.logLevel, configuredTokens(model)), settings, rateLimiter: new RateLimiter(pool) }
 }
 
 /** Every token a subject can authenticate with: the request log masks them wherever they appear. */
