@@ -24,7 +24,7 @@ const SCALE = Number(process.env.SEED_SCALE ?? 100)
 const PORT = 18111
 const SET = 'AccumulationRegister_Stock_RecordType'
 const ROOT = '/odata/standard.odata/v4/'
-const AUTHORIZATION = `Basic ${Buffer.from('demo:demo').toString('base64')}`
+const AUTHORIZATION = `Basic ${Buffer.from('bench:bench').toString('base64')}`
 const REPEATS = 5
 
 const { model, pool } = await prepareBenchDatabase(SCALE)

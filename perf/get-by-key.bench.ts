@@ -13,7 +13,7 @@ const { pool } = await prepareBenchDatabase(1)
 const [rows] = await pool.query('SELECT Ref_Key FROM c_Products ORDER BY Code')
 const keys = (rows as { Ref_Key: string }[]).map((r) => r.Ref_Key)
 await pool.end()
-const authorization = `Basic ${Buffer.from('demo:demo').toString('base64')}`
+const authorization = `Basic ${Buffer.from('bench:bench').toString('base64')}`
 const requests = keys.map((key) =>
   Buffer.from(`GET /odata/standard.odata/v4/Catalog_Products(guid'${key}') HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${authorization}\r\nAccept: application/json\r\n\r\n`),
 )

@@ -1,15 +1,19 @@
 // Seeded fuzzing of reads: random strings made of the language's own words (properties of the set,
 // operators, functions, literals of every form) and mutations of valid filters, sent as $filter (and a
 // share as $orderby and $apply) to a running service. Whatever the input, the answer is 200 or 400 —
-// never a 500 — and it comes (a hang would fail the request's deadline). FUZZ_SCALE multiplies the
-// count (`make fuzz`); the suite runs a short slice.
+// never a 500 — and it comes (a hang would fail the request's deadline). The same inputs also go
+// pipelined: several requests written back to back on one connection, answered in order. FUZZ_SCALE
+// multiplies the count (`make fuzz`); the suite runs a short slice.
 import t from 'tap'
 import { startReadService } from './support/read-fixture.js'
 import { mulberry32 } from '../support/seeded-random.js'
+import { pipelinedExchange } from '../support/pipelined-exchange.js'
+import { DEMO_BASIC, REFERENCE_ROOT } from '../support/test-service.js'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_4ead)
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1)
 const REQUESTS = Math.round(400 * SCALE)
+const PIPELINES = Math.round(60 * SCALE)
 const DEADLINE_MS = 10_000
 
 const service = await startReadService('read_filter_fuzz')
@@ -103,4 +107,53 @@ t.test(`${REQUESTS} seeded random reads: 200 or 400, never 500, never a hang`, a
   t.ok((statuses[200] ?? 0) > REQUESTS / 40, 'a fair share of the inputs are valid and run')
   const after = await service.get('Catalog_Products/$count')
   t.equal(after.text, '7', 'the data is untouched')
+})
+
+// uWS answers pipelined requests in order as long as each is answered before the next is parsed; a
+// request that waits for the database must be the last of what the client has sent so far, since uWS
+// closes a connection when a request arrives behind a pending one (README, HTTP: pipelining). So each
+// pipeline is refusals the service makes without the database (no credentials, wrong credentials, no
+// service root), fuzzed, and then one fuzzed read, all in one write.
+t.test(`${PIPELINES} seeded pipelines: every answer, in order, on one connection`, async (t) => {
+  const failures: string[] = []
+  const setNames = Object.keys(SETS)
+  let reads = 0
+  for (let i = 0; i < PIPELINES; i++) {
+    const requests: string[] = []
+    const expected: number[][] = []
+    for (let n = integer(4); n > 0; n--) {
+      const set = SETS[pick(setNames)]!
+      const fuzz = encodeURIComponent(random() < 0.5 ? soup(set.properties) : mutate(pick(set.valid)))
+      switch (integer(3)) {
+        case 0:
+          requests.push(`GET ${REFERENCE_ROOT}${pick(setNames)}?$filter=${fuzz} HTTP/1.1\r\nHost: x\r\n\r\n`)
+          expected.push([401])
+          break
+        case 1:
+          requests.push(`GET ${REFERENCE_ROOT}${pick(setNames)}?$orderby=${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${Buffer.from(`demo:${fuzz.slice(0, 20)}`).toString('base64')}\r\n\r\n`)
+          expected.push([401])
+          break
+        default:
+          requests.push(`GET /elsewhere/${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`)
+          expected.push([404])
+      }
+    }
+    const setName = pick(setNames)
+    const set = SETS[setName]!
+    const text = random() < 0.5 ? soup(set.properties) : mutate(pick(set.valid))
+    requests.push(`GET ${REFERENCE_ROOT}${setName}?$filter=${encodeURIComponent(text)}&$top=5 HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`)
+    expected.push([200, 400])
+    const result = await pipelinedExchange(service.port, requests, { deadlineMs: DEADLINE_MS })
+    const statuses = result.answers.map((answer) => answer.status)
+    const fits = statuses.length === expected.length && statuses.every((status, k) => expected[k]!.includes(status))
+    if (!fits || result.closed) failures.push(`#${i} ${JSON.stringify(statuses)} for ${JSON.stringify(expected)}${result.closed ? ' (closed)' : ''}: ${text}`)
+    for (const answer of result.answers) {
+      const body = JSON.parse(answer.body)
+      if (answer.status === 200 && !Array.isArray(body.value)) failures.push(`#${i} a 200 without value`)
+      if (answer.status !== 200 && typeof body.error?.code !== 'string') failures.push(`#${i} ${answer.status} without an error code`)
+    }
+    if (statuses.at(-1) === 200) reads++
+  }
+  t.same(failures, [])
+  t.ok(reads > PIPELINES / 40, 'a fair share of the pipelined reads run')
 })
