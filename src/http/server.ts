@@ -102,8 +102,10 @@ export async function startServer(context: ServiceContext, options: ServerOption
       try {
         path = resolveResourcePath(context.model, mount.rest)
       } catch (error) {
-        // A request that names nothing still counts against the rate rules (decisions.md §8).
-        return void admitRequest(context, subject).then(() => fail(error), fail)
+        // A request that names nothing still counts against the rate rules (decisions.md §8); its refusal
+        // is answered now, in this callback, as every refusal made without the database is (README: pipelining).
+        void admitRequest(context, subject)
+        return fail(error)
       }
       const serviceRoot = absoluteRoot(headers, mount.root, fallbackHost)
       // Links the client follows keep its token segment, as the client wrote it (next-link.ts).

@@ -112,8 +112,8 @@ t.test(`${REQUESTS} seeded random reads: 200 or 400, never 500, never a hang`, a
 // uWS answers pipelined requests in order as long as each is answered before the next is parsed; a
 // request that waits for the database must be the last of what the client has sent so far, since uWS
 // closes a connection when a request arrives behind a pending one (README, HTTP: pipelining). So each
-// pipeline is refusals the service makes without the database (no credentials, wrong credentials, no
-// service root), fuzzed, and then one fuzzed read, all in one write.
+// pipeline is refusals the service makes without the database (no credentials, wrong credentials, a path
+// that names nothing, no service root), fuzzed, and then one fuzzed read, all in one write.
 t.test(`${PIPELINES} seeded pipelines: every answer, in order, on one connection`, async (t) => {
   const failures: string[] = []
   const setNames = Object.keys(SETS)
@@ -124,7 +124,7 @@ t.test(`${PIPELINES} seeded pipelines: every answer, in order, on one connection
     for (let n = integer(4); n > 0; n--) {
       const set = SETS[pick(setNames)]!
       const fuzz = encodeURIComponent(random() < 0.5 ? soup(set.properties) : mutate(pick(set.valid)))
-      switch (integer(3)) {
+      switch (integer(4)) {
         case 0:
           requests.push(`GET ${REFERENCE_ROOT}${pick(setNames)}?$filter=${fuzz} HTTP/1.1\r\nHost: x\r\n\r\n`)
           expected.push([401])
@@ -132,6 +132,10 @@ t.test(`${PIPELINES} seeded pipelines: every answer, in order, on one connection
         case 1:
           requests.push(`GET ${REFERENCE_ROOT}${pick(setNames)}?$orderby=${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${Buffer.from(`demo:${fuzz.slice(0, 20)}`).toString('base64')}\r\n\r\n`)
           expected.push([401])
+          break
+        case 2:
+          requests.push(`GET ${REFERENCE_ROOT}${pick(['Nowhere', 'Catalog_Products', 'Document_GoodsReceipt'])}(${fuzz})/x HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`)
+          expected.push([400, 404])
           break
         default:
           requests.push(`GET /elsewhere/${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`)
