@@ -131,11 +131,13 @@ export class RateLimiter {
     this.reservations++
     const connection = await this.pool.getConnection()
     try {
-      await connection.beginTransaction()
+      // The row is made outside the transaction (autocommit): two transactions that both insert it and then
+      // lock it for update deadlock on the duplicate key's shared lock. Locking an existing row only queues.
       await execute(
         connection,
         sql`INSERT IGNORE INTO \`_rate_counters\` (\`subject\`, \`rule_index\`, \`window_start\`, \`operations\`) VALUES (${subjectName}, ${index}, ${windowStart}, 0)`,
       )
+      await connection.beginTransaction()
       const rows = await execute<{ operations: string | number }[]>(
         connection,
         sql`SELECT \`operations\` FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`rule_index\` = ${index} AND \`window_start\` = ${windowStart} FOR UPDATE`,
@@ -146,10 +148,10 @@ export class RateLimiter {
         connection,
         sql`UPDATE \`_rate_counters\` SET \`operations\` = \`operations\` + ${taken} WHERE \`subject\` = ${subjectName} AND \`rule_index\` = ${index} AND \`window_start\` = ${windowStart}`,
       )
-      // Old windows are of no use to anyone: drop them now and then, cheaply.
+      await connection.commit()
+      // Old windows are of no use to anyone: drop them now and then, cheaply, outside the transaction.
       const nowSeconds = Math.floor(Date.now() / 1000)
       if (nowSeconds % 60 === 0) await execute(connection, sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`window_start\` < ${nowSeconds - 86_400}`)
-      await connection.commit()
       return left >= need ? taken : 0
     } catch (error) {
       await connection.rollback().catch(() => undefined)

@@ -86,3 +86,19 @@ t.test('a subject without rules is never counted', async (t) => {
   const [rows] = (await pool.query("SELECT COUNT(*) AS n FROM _rate_counters WHERE subject = 'bench'")) as unknown as [{ n: number }[]]
   t.equal(Number(rows[0]!.n), 0)
 })
+
+t.test('concurrent requests never take more than the rule, in one process or two', async (t) => {
+  const { RateLimiter } = await import('../../src/limits/rate-limiter.js')
+  const rule = { operations: 100, per: 3600 }
+  const subject = (name: string) => ({ ...model.subjects.find((s) => s.name === 'reader')!, name, profile: { ...model.subjects.find((s) => s.name === 'reader')!.profile, rateRules: [rule] } })
+  const started = windowStart()
+  const one = new RateLimiter(pool)
+  const alone = await Promise.all(Array.from({ length: 150 }, () => one.consume(subject('concurrent-one'), 1)))
+  const [a, b] = [new RateLimiter(pool), new RateLimiter(pool)]
+  const shared = await Promise.all(Array.from({ length: 150 }, (_, i) => (i % 2 ? a : b).consume(subject('concurrent-two'), 1)))
+  if (windowStart() !== started) return t.comment('the window turned over during the test')
+  t.equal(alone.filter((decision) => decision.allowed).length, rule.operations, 'one process: exactly the rule')
+  const granted = shared.filter((decision) => decision.allowed).length
+  t.ok(granted <= rule.operations && granted >= rule.operations - 2 * blockSize(rule), `two processes: ${granted} of ${rule.operations} (at most a block each left unused)`)
+  t.ok(one.reservations < 150 / 2, `${one.reservations} round trips for 150 requests`)
+})
