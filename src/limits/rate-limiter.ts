@@ -151,7 +151,7 @@ export class RateLimiter {
       await connection.commit()
       // Old windows are of no use to anyone: drop them now and then, cheaply, outside the transaction.
       const nowSeconds = Math.floor(Date.now() / 1000)
-      if (nowSeconds % 60 === 0) await execute(connection, sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`window_start\` < ${nowSeconds - 86_400}`)
+      if (nowSeconds % 60 === 0) await execute(connection, sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`window_start\` < ${nowSeconds - 86_400}`).catch(() => undefined)
       return left >= need ? taken : 0
     } catch (error) {
       await connection.rollback().catch(() => undefined)
