@@ -11,7 +11,7 @@ import { readNavigation } from './read-navigation.js'
 import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
 import { runWrite } from './writes/run-write.js'
-import { readVirtualTable } from '../virtual/read-virtual-table.js'
+import { readVirtualTable } from './read-virtual-table.js'
 
 /** The methods a resource accepts, for `405` with `Allow` (HEAD goes with GET). */
 export function allowedMethods(path: ResourcePath): readonly string[] {

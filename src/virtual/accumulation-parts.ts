@@ -16,7 +16,7 @@
 // turnovers count `S ≤ Period ≤ E` (decisions.md §6). Balance-kind movements sign by RecordType: a
 // receipt adds, an expense subtracts.
 import { ALL_TIME_PERIOD, expenseColumn, receiptColumn } from '../store/totals.js'
-import type { QueryRunner } from '../service/read/query-runner.js'
+import type { SqlRunner } from './sql-runner.js'
 import { addSeconds, isMonthStart, nextPeriodStart, periodStart } from './period-start.js'
 import type { AccumulationTables } from './register-tables.js'
 import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
@@ -107,7 +107,7 @@ export class AccumulationReader {
   }
 
   /** The first and last month the totals hold (one cheap index read each), for choosing a balance's side. */
-  totalsRange(run: QueryRunner): Promise<{ first: string | undefined; last: string | undefined }> {
+  totalsRange(run: SqlRunner): Promise<{ first: string | undefined; last: string | undefined }> {
     if (!this.range) {
       const table = id(this.tables.totalsTable!)
       const period = id('Period')
@@ -219,7 +219,7 @@ export function balanceSide(at: string, range: { readonly first: string | undefi
  * The balance of each group at the moment `at` (movements with `Period < at`; all of them when `at` is
  * undefined), as parts whose values are the layout's `net` flows.
  */
-export async function balanceParts(reader: AccumulationReader, at: string | undefined, layout: PartLayout, run: QueryRunner): Promise<SqlFragment[]> {
+export async function balanceParts(reader: AccumulationReader, at: string | undefined, layout: PartLayout, run: SqlRunner): Promise<SqlFragment[]> {
   const keys = groupKeys(layout)
   if (!reader.totalsUsable) return [movementPart(reader, layout, keys, at === undefined ? [] : [periodBefore(at)])]
   const totals = reader.totals()

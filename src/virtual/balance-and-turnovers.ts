@@ -14,7 +14,7 @@
 // SQL: the parts of the opening side carry `_k = 0` and empty period columns, those of the turnovers
 // `_k = 1`; summed per (_k, period, group) where parts meet, a running sum over each group's rows in
 // period order (a window function, the same in MySQL 8 and MariaDB 10.2+) gives every period's opening.
-import type { QueryRunner } from '../service/read/query-runner.js'
+import type { SqlRunner } from './sql-runner.js'
 import { AccumulationReader, balanceParts, combine, turnoverParts, type PartKey } from './accumulation-parts.js'
 import { emptyPeriodValue, isDateTimePeriodColumn, movementColumnsFilledBy, periodColumnsOf } from './period-columns.js'
 import type { RegisterTables } from './register-tables.js'
@@ -31,7 +31,7 @@ export const balanceAndTurnovers: VirtualTable = {
   groupableColumns: (tables: RegisterTables) => tables.dimensions,
   periodColumns: (args: VirtualTableArguments) => periodColumnsOf(args.periodicity),
   conditionColumns: (args: VirtualTableArguments) => movementColumnsFilledBy(args.periodicity),
-  async relation(call: VirtualTableCall, run: QueryRunner): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
     const reader = new AccumulationReader(call)
     const resources = reader.tables.resources
     const { startPeriod: start, endPeriod: end } = call.arguments

@@ -9,7 +9,7 @@ import { parseFunctionParameters } from '../../src/odata/resource-path.js'
 import type { ParsedReadOptions } from '../../src/service/read/parsed-read-options.js'
 import { poolRunner } from '../../src/service/read/query-runner.js'
 import { migrate } from '../../src/store/migrate.js'
-import { prepareCall } from '../../src/virtual/read-virtual-table.js'
+import { prepareCall } from '../../src/virtual/virtual-table-call.js'
 import { createTestDatabase } from '../support/test-database.js'
 import { loadVirtualFixture } from './support/virtual-fixture.js'
 
