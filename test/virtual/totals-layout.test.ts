@@ -5,7 +5,7 @@
 import t from 'tap'
 import { loadModel } from '../../src/model/load-model.js'
 import { migrate } from '../../src/store/migrate.js'
-import { ALL_TIME_PERIOD } from '../../src/store/totals.js'
+import { ALL_TIME_PERIOD, TOTALS_LAYOUT_VERSIONS } from '../../src/store/totals.js'
 import { createTestDatabase } from '../support/test-database.js'
 import { loadVirtualFixture, STOCK } from './support/virtual-fixture.js'
 
@@ -59,16 +59,16 @@ t.test('migrate brings totals of an older layout up to this one', async (t) => {
   t.same(report.addedColumns.sort(), ['ar_Stock__totals.AmountExpense', 'ar_Stock__totals.AmountReceipt', 'ar_Stock__totals.QuantityExpense', 'ar_Stock__totals.QuantityReceipt'])
   t.same(await totals(), current, 'recomputed: the same rows as a fresh build')
 
-  // Without the marker (an interrupted migration), the accumulation totals are recomputed even with every
-  // column there; the accounting totals, whose layout did not change, are left alone.
+  // Without its entry in the marker (an interrupted migration), the accumulation totals are recomputed even
+  // with every column there; the accounting totals, whose recorded layout is current, are left alone.
   await db.pool.query(`DELETE FROM ar_Stock__totals WHERE Period = '${ALL_TIME_PERIOD}'`)
-  await db.pool.query("DELETE FROM _service_state WHERE name = 'totals_layout'")
+  await db.pool.query("UPDATE _service_state SET value = ? WHERE name = 'totals_layout'", [JSON.stringify({ acr_Main__totals: TOTALS_LAYOUT_VERSIONS.accounting })])
   await db.pool.query("INSERT INTO acr_Main__totals (Period, Account_Key, AmountDr) VALUES ('2030-01-01', '00000000-0000-0000-0000-000000000001', 1)")
   const again = await migrate(db.pool, model)
   t.same(again, { createdTables: [], addedColumns: [], widenedColumns: [], warnings: [] })
   t.same(await totals(), current, 'recomputed on a missing marker')
   t.equal(Number((await rows("SELECT COUNT(*) AS n FROM acr_Main__totals WHERE Period = '2030-01-01'"))[0]!.n), 1, 'accounting totals not recomputed')
-  t.same(JSON.parse((await rows("SELECT value FROM _service_state WHERE name = 'totals_layout'"))[0]!.value), { ar_Stock__totals: 2, acr_Main__totals: 1 }, 'the layouts are recorded')
+  t.same(JSON.parse((await rows("SELECT value FROM _service_state WHERE name = 'totals_layout'"))[0]!.value), { ar_Stock__totals: 2, acr_Main__totals: 2 }, 'the layouts are recorded')
 
   // With the marker current, nothing is recomputed: a row only a recomputation would drop stays.
   await db.pool.query("INSERT INTO ar_Stock__totals (Period, Warehouse_Key, Product_Key) VALUES ('2030-01-01', '00000000-0000-0000-0000-000000000001', '00000000-0000-0000-0000-000000000001')")
