@@ -42,8 +42,9 @@ function resultProperty(signature: VirtualTableSignature, name: string): Propert
 
 export function callShape(table: VirtualTable, tables: RegisterTables, signature: VirtualTableSignature, args: VirtualTableArguments, options: CallOptions): CallShape {
   const periodColumns = table.periodColumns(args)
-  const groupable = table.groupableColumns(tables)
-  const valueColumns = signature.resultProperties.filter((p) => p.role !== 'period' && !groupable.includes(p.name)).map((p) => p.name)
+  const groupable = table.groupableColumns(tables, args)
+  // Dimension columns are grouped or not filled (an accounting call's ExtDimension3 when ExtraDimensions names two kinds).
+  const valueColumns = signature.resultProperties.filter((p) => p.role !== 'period' && p.role !== 'dimension' && !groupable.includes(p.name)).map((p) => p.name)
 
   const select = namesInSelect(options.select)
   const mentioned: MentionedName[] = [...select.names, ...namesInFilter(options.filter), ...namesInOrderBy(options.orderBy), ...namesInExpand(options.expand)]

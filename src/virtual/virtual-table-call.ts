@@ -50,8 +50,8 @@ export function prepareCall(model: ServiceModel, path: FunctionCall, custom: Rea
     conditionText === undefined
       ? undefined
       : table.bindCondition !== undefined
-        ? table.bindCondition(conditionText, args, tables, context)
-        : RecordCondition.bind(conditionText, tables.records, new Set([...table.groupableColumns(tables), ...table.conditionColumns(args, tables)]), context)
+        ? table.bindCondition(conditionText, args, tables, context, signature)
+        : RecordCondition.bind(conditionText, tables.records, new Set([...table.groupableColumns(tables, args), ...table.conditionColumns(args, tables)]), context)
   return { table, call: { model, register: path.set, tables, signature, arguments: args, ...shape, condition, context } }
 }
 

@@ -49,7 +49,7 @@ export interface VirtualTable {
    */
   readonly grouped: boolean
   /** The result columns that can form groups (the register's dimensions), in key order. */
-  groupableColumns(tables: RegisterTables): readonly string[]
+  groupableColumns(tables: RegisterTables, args: VirtualTableArguments): readonly string[]
   /** The period columns a call with these arguments fills (§4.3), in key order. */
   periodColumns(args: VirtualTableArguments): readonly string[]
   /** Record columns a Condition may name besides the groupable ones (§4.2 rule 1: only what the function fills). */
@@ -59,7 +59,7 @@ export interface VirtualTable {
   /** Checks of the arguments the shared parser cannot make (400 InvalidParameter). */
   checkArguments?(args: VirtualTableArguments, tables: RegisterTables): void
   /** Binds the Condition when the records it reads are not the register's record set as stored. */
-  bindCondition?(text: string, args: VirtualTableArguments, tables: RegisterTables, context: ConditionContext): RecordCondition
+  bindCondition?(text: string, args: VirtualTableArguments, tables: RegisterTables, context: ConditionContext, signature: VirtualTableSignature): RecordCondition
   /** The grouping completed with what the chosen columns imply (a value's type column goes with it). */
   completeGrouping?(columns: readonly string[], args: VirtualTableArguments, tables: RegisterTables): readonly string[]
   /** The row key of an ungrouped result (default: the register's key). */
