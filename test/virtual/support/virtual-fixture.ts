@@ -134,6 +134,7 @@ export const ENTRIES: readonly Entry[] = [
   entry(D.d6, '2024-03-10 23:59:59', side(A.a60, counterparty(C.c1)), side(A.a51), 100, 0, 0), // the supplier paid
   entry(D.d7, '2024-03-11 00:00:00', side(A.a51), side(A.a62, counterparty(C.c1)), 80, 0, 0), // the customer pays
   entry(D.d8, '2024-04-01 00:00:00', side(A.a62, counterparty(C.c2)), side(A.a90, product(P.p2)), 30, 0, 1, O.o2), // another organization
+  entry(D.d9, '2024-04-15 09:30:00', side(A.a90, product(P.p3)), side(A.a51), 25, 0, 0), // 90 in debit for one product
 ]
 
 /** The movement row of an entry, in the columns of `acr_Main` listed in ENTRY_COLUMNS. */
@@ -187,6 +188,14 @@ export async function loadVirtualFixture(pool: Pool, model: TestService['model']
     ['2024-01-01 00:00:00', 'USD', '90.5000', '1'],
     ['2024-02-01 00:00:00', 'USD', '91.2500', '1'],
     ['2024-01-01 00:00:00', 'JPY', '61.1000', '100'],
+  ])
+  // The chart's accounts, as the seed writes them (navigations such as Account/Code read them).
+  await insert(pool, 'coa_Main', ['Ref_Key', 'DataVersion', 'DeletionMark', 'Code', 'Description', 'AccountType'], [
+    [A.a41, '1', 0, '41', 'Goods', 'Active'],
+    [A.a51, '1', 0, '51', 'Bank', 'Active'],
+    [A.a60, '1', 0, '60', 'Suppliers', 'Passive'],
+    [A.a62, '1', 0, '62', 'Customers', 'Active'],
+    [A.a90, '1', 0, '90', 'Sales', 'ActivePassive'],
   ])
   await insert(pool, 'acr_Main', ENTRY_COLUMNS, ENTRIES.map(entryRow))
   await recomputeTotals(pool, model)
