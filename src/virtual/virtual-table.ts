@@ -15,11 +15,10 @@
 import type { EntitySetModel, ServiceModel } from '../model/model.js'
 import type { VirtualTableName, VirtualTableSignature } from '../model/virtual-tables.js'
 import type { SqlRunner } from './sql-runner.js'
-import type { RecordCondition } from './condition.js'
+import type { ConditionContext, RecordCondition } from './condition.js'
 import type { RegisterTables } from './register-tables.js'
 import type { SqlFragment } from '../sql/sql-template.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
-import type { ConditionContext } from './condition.js'
 
 /** Everything an implementation needs to make the rows of one call. */
 export interface VirtualTableCall {
