@@ -9,6 +9,7 @@ import { accountRefKey } from '../../src/model/account-key.js'
 import { PERIODICITIES, type Periodicity } from '../../src/model/virtual-tables.js'
 import { Random } from '../../src/seed/random.js'
 import { recomputeTotals } from '../../src/store/totals.js'
+import { balanceSide } from '../../src/virtual/accumulation-parts.js'
 import { periodColumnsOf } from '../../src/virtual/period-columns.js'
 import { addSeconds, nextPeriodStart, periodStart } from '../../src/virtual/period-start.js'
 import { encodePath } from '../read/support/read-fixture.js'
@@ -87,6 +88,8 @@ await pool.query(`INSERT INTO acr_Main (${ENTRY_COLUMNS.map((c) => `\`${c}\``).j
   entries.map((e) => [e.recorder, e.recorderType, e.line, e.period, e.active ? 1 : 0, e.dr.account, ...extOf(e.dr), e.cr.account, ...extOf(e.cr), e.organization, decimal(e.amount, 2), decimal(e.quantityDr, 3), decimal(e.quantityCr, 3), '']),
 ])
 await recomputeTotals(pool, model)
+const [[range]] = (await pool.query({ sql: "SELECT MIN(Period), MAX(Period) FROM acr_Main__totals WHERE Period < '9999-12-31'", rowsAsArray: true })) as unknown as [[[string, string]]]
+const balanceSides = new Set<string>()
 
 // --- calls ----------------------------------------------------------------------------------------
 
@@ -194,7 +197,10 @@ t.test(`${CALLS} random accounting calls equal the plain computation (seed ${see
     let end: string | undefined
     if (fn === 'Balance') {
       period = random.next() < 0.85 ? bound() : undefined
-      if (period !== undefined) parameters.push(`Period=${literal(period)}`)
+      if (period !== undefined) {
+        parameters.push(`Period=${literal(period)}`)
+        balanceSides.add(balanceSide(period, { first: range[0], last: range[1] }))
+      }
     } else {
       start = random.next() < 0.8 ? bound() : undefined
       end = random.next() < 0.8 ? bound() : undefined
@@ -227,5 +233,6 @@ t.test(`${CALLS} random accounting calls equal the plain computation (seed ${see
     if (!same) t.same(sorted(actual), sorted(want), `call ${i}: ${path}`)
     else t.pass(`call ${i}: ${path}`)
   }
+  t.ok(balanceSides.has('before') && balanceSides.has('after'), `balances were read from both sides of the totals (${[...balanceSides].join(', ')})`)
   t.equal(covered.size, 5, `every function was called, with and without periods (${[...covered].join(', ')})`)
 })
