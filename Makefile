@@ -9,10 +9,10 @@ install: node_modules/.package-lock.json
 node_modules/.package-lock.json: package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
-# The multipart fast path is AssemblyScript compiled to WebAssembly (src/batch/intake/wasm).
 build: install
-	npm run --silent build:wasm
+	node scripts/generate-configuration-types.mjs
 	$(NODE_BIN)/tsc -p tsconfig.json
+	node scripts/prune-build.mjs
 
 db: install
 	bash scripts/ensure-mysql.sh
@@ -20,7 +20,9 @@ db: install
 run: build db
 	node build/src/cli.js serve
 
+# The pipeline order first (pipeline-order.config.mjs): no import points back up.
 test: build db
+	node scripts/check-pipeline-order.mjs
 	node scripts/run-tests.mjs
 
 # Benchmarks print their figure and the ratio against a baseline measured in the same run.
@@ -29,7 +31,7 @@ bench: build db
 
 # Long seeded fuzzing (the test suite runs a short slice of the same fuzzers).
 fuzz: build db
-	FUZZ_SCALE=50 node scripts/run-tests.mjs --grep fuzz,fast-path
+	FUZZ_SCALE=50 node scripts/run-tests.mjs --grep fuzz
 
 clean:
 	rm -rf build .tap

@@ -2,8 +2,9 @@
 // (docs/architecture.md, performance posture): these machines are shared and noisy, the ratio is what counts.
 //
 //   multipart intake, 64 KB chunks   vs  Buffer.indexOf scan for the boundary over the same bytes
-//     also: the refusal path (too many top-level parts: counted, not parsed), countTopLevelParts, and
-//     streamsearch's scan alone (the JavaScript search delimiter-scanner.ts replaced, for the record)
+//     also: the refusal path (too many top-level parts: counted, not parsed), countTopLevelParts,
+//     streamsearch's scan alone, and the multipart intake with streamsearch as its delimiter search
+//     (perf/support/streamsearch-delimiter-search.ts) against the intake as it is (Buffer.indexOf)
 //   JSON intake, 64 KB chunks        vs  JSON.parse of the same bytes
 //   peak memory growth while ingesting one body, as a multiple of its size
 //
@@ -14,15 +15,17 @@ import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import StreamSearch from 'streamsearch'
 import type { BatchIntake } from '../src/batch/intake/batch-intake.js'
-import { type OperationSpec, buildJsonBatch, buildMultipartBatch } from '../src/batch/intake/build-batch-body.js'
+import { type OperationSpec, buildJsonBatch, buildMultipartBatch } from '../test/support/build-batch-body.js'
 import { countTopLevelParts } from '../src/batch/intake/count-top-level-parts.js'
 import { createJsonIntake } from '../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../src/batch/intake/multipart-intake.js'
+import { searchDelimitersWithStreamSearch } from './support/streamsearch-delimiter-search.js'
+import { fullOutcomeKey, ingest } from '../test/batch/intake/intake-harness.js'
 
 const TARGET_BYTES = 10 * 1_048_576
 const CHUNK_BYTES = 64 * 1024
 const RUNS = 15
-// Enough for the JavaScript and WebAssembly compilers to reach their optimised tiers.
+// Enough for the JavaScript compiler to reach its optimised tier.
 const WARM_UP_RUNS = 12
 
 setFlagsFromString('--expose-gc')
@@ -134,17 +137,18 @@ function megabytesPerSecond(bytes: number, milliseconds: number): number {
   return bytes / 1_048_576 / (milliseconds / 1000)
 }
 
-function report(name: string, bytes: number, result: Comparison, baselineName: string, target: number): void {
+/** `target` undefined: a figure for context (the multipart intake's goal is its share of batch-ingest's time per batch). */
+function report(name: string, bytes: number, result: Comparison, baselineName: string, target?: number): void {
   console.log(
     `${name.padEnd(34)} ${megabytesPerSecond(bytes, result.ours).toFixed(0).padStart(6)} MB/s   ` +
       `${baselineName.padEnd(22)} ${megabytesPerSecond(bytes, result.baseline).toFixed(0).padStart(6)} MB/s   ` +
-      `ratio ${result.ratio.toFixed(2)} (target ≥ ${target})`,
+      `ratio ${result.ratio.toFixed(2)}${target === undefined ? '' : ` (target ≥ ${target})`}`,
   )
 }
 
 /**
- * Peak growth of the heap plus memory outside it (array buffers, and the fast path's WebAssembly memory,
- * which Node counts as external) while one body is ingested, as a multiple of its size.
+ * Peak growth of the heap plus memory outside it (array buffers, which Node counts as external) while
+ * one body is ingested, as a multiple of its size.
  */
 function peakMemoryMultiple(body: Buffer, createIntake: () => BatchIntake): number {
   collectGarbage()
@@ -172,10 +176,7 @@ console.log(
     `JSON body ${(json.body.length / 1_048_576).toFixed(1)} MB, chunks of ${CHUNK_BYTES / 1024} KB\n`,
 )
 
-// Memory first: the first multipart batch of the process allocates the scan memory that later ones reuse.
-// Sized by the declared Content-Length, as the HTTP layer does.
-const createSizedIntake = (): BatchIntake => createMultipartIntake({ boundary, limits, expectedBytes: multipart.body.length })
-const firstMultipartMemory = peakMemoryMultiple(multipart.body, createSizedIntake)
+const multipartMemory = peakMemoryMultiple(multipart.body, () => createMultipartIntake({ boundary, limits }))
 
 // Multipart against the boundary scan.
 const needle = Buffer.from(`\r\n--${boundary}`, 'latin1')
@@ -191,14 +192,36 @@ const streamSearchScan = (): void => {
   for (let offset = 0; offset < multipart.body.length; offset += CHUNK_BYTES) search.push(multipart.body.subarray(offset, offset + CHUNK_BYTES))
 }
 const bytes = multipart.body.length
-const probe = createMultipartIntake({ boundary, limits })
-feed(probe, multipart.body)
-if ((probe as { handedOver?: boolean }).handedOver !== false) throw new Error('the fast path did not read the benchmark body')
-report('multipart intake', bytes, compare(() => feed(createMultipartIntake({ boundary, limits }), multipart.body), indexOfScan), 'Buffer.indexOf scan', 0.5)
-report('  general reader alone', bytes, compare(() => feed(createMultipartIntake({ boundary, limits, reader: 'general' }), multipart.body), indexOfScan), 'Buffer.indexOf scan', 0.5)
+const intakeAsItIs = compare(() => feed(createMultipartIntake({ boundary, limits }), multipart.body), indexOfScan)
+report('multipart intake', bytes, intakeAsItIs, 'Buffer.indexOf scan')
 report('  refusal path (count only)', bytes, compare(() => feedRefused(multipart.body), indexOfScan), 'Buffer.indexOf scan', 0.5)
 report('  countTopLevelParts', bytes, compare(() => countTopLevelParts(multipart.body, boundary), indexOfScan), 'Buffer.indexOf scan', 0.5)
-report('  streamsearch scan (replaced)', bytes, compare(streamSearchScan, indexOfScan), 'Buffer.indexOf scan', 0.5)
+report('  streamsearch scan alone', bytes, compare(streamSearchScan, indexOfScan), 'Buffer.indexOf scan', 0.5)
+
+// The intake with streamsearch as its delimiter search against the intake as it is, rounds alternating.
+// Both must give the same document, cut into the same chunks.
+const chunksOf = (body: Buffer): Buffer[] => Array.from({ length: Math.ceil(body.length / CHUNK_BYTES) }, (_, index) => body.subarray(index * CHUNK_BYTES, (index + 1) * CHUNK_BYTES))
+const verdictWith = (streamSearch: boolean): string => {
+  searchDelimitersWithStreamSearch(streamSearch)
+  try {
+    return fullOutcomeKey(ingest(createMultipartIntake({ boundary, limits }), chunksOf(multipart.body)))
+  } finally {
+    searchDelimitersWithStreamSearch(false)
+  }
+}
+if (verdictWith(true) !== verdictWith(false)) throw new Error('the intake with streamsearch read another document')
+const withStreamSearch = compare(
+  () => {
+    searchDelimitersWithStreamSearch(true)
+    feed(createMultipartIntake({ boundary, limits }), multipart.body)
+    searchDelimitersWithStreamSearch(false)
+  },
+  () => feed(createMultipartIntake({ boundary, limits }), multipart.body),
+)
+console.log(
+  `  multipart intake with streamsearch ${megabytesPerSecond(bytes, withStreamSearch.ours).toFixed(0)} MB/s, with Buffer.indexOf ` +
+    `${megabytesPerSecond(bytes, withStreamSearch.baseline).toFixed(0)} MB/s (ratio ${withStreamSearch.ratio.toFixed(2)}: the time with Buffer.indexOf / with streamsearch)`,
+)
 // Context, not a target: a scan builds nothing, while the intake copies the body once, checks every
 // head byte by byte and builds one small object per operation (its strings and body view are made when
 // read). JSON.parse of the same operations as a JSON batch builds every value at once: it shows what
@@ -213,8 +236,7 @@ console.log(
 report('JSON intake', json.body.length, compare(() => feed(createJsonIntake({ limits }), json.body), () => JSON.parse(json.body.toString('utf8'))), 'JSON.parse', 0.15)
 
 console.log(
-  `\npeak memory growth while ingesting: multipart ${firstMultipartMemory.toFixed(2)}× the body for the first batch of the ` +
-    `process (a new scan memory), ${peakMemoryMultiple(multipart.body, createSizedIntake).toFixed(2)}× once the memory is reused; ` +
+  `\npeak memory growth while ingesting: multipart ${multipartMemory.toFixed(2)}× the body; ` +
     `JSON ${peakMemoryMultiple(json.body, () => createJsonIntake({ limits })).toFixed(2)}× the body`,
 )
 if (delimiters === 0) throw new Error('the benchmark body has no delimiters')

@@ -1,6 +1,6 @@
-// The service as the benchmarks run it, in a child process of its own: the demo configuration plus a
-// `bench` subject (token `bench-token`) whose profile has no rate rules, so a benchmark measures the
-// pipeline rather than the demo's 6,000-operations-a-minute rule. Everything else is the demo's.
+// The service as the benchmarks run it, in a child process of its own: the demo configuration, whose
+// `bench` subject (token `bench-token`) has a profile without rate rules, so a benchmark measures the
+// pipeline rather than the demo's 6,000-operations-a-minute rule.
 // Usage: node build/perf/support/bench-server.js PORT
 import { buildModel } from '../../src/model/build-model.js'
 import { loadConfigurationFile } from '../../src/model/configuration.js'
@@ -10,9 +10,6 @@ import { createPool } from '../../src/store/pool.js'
 import { benchAddress } from './bench-database.js'
 
 const port = Number(process.argv[2])
-const configuration = loadConfigurationFile('config/demo.json')
-configuration.profiles.push({ name: 'bench', read: ['*'], write: ['*'] })
-configuration.subjects.push({ name: 'bench', token: 'bench-token', password: 'bench', profile: 'bench' })
-const model = buildModel(configuration)
+const model = buildModel(loadConfigurationFile('config/demo.json'))
 await startServer(createServiceContext(model, createPool(benchAddress())), { host: '127.0.0.1', port })
 process.send?.('ready')

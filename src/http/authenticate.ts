@@ -4,7 +4,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import { ODataError } from '../errors.js'
 import type { ServiceModel, SubjectModel } from '../model/model.js'
-import type { Flavour } from './mounts.js'
+import type { Flavour } from '../model/flavour.js'
 
 function constantTimeEqual(a: string, b: string): boolean {
   const left = Buffer.from(a)

@@ -2,7 +2,7 @@
 //   reference flavour  <reference>/v4/…            (HTTP Basic; $batch is 501)
 //   token flavour      <token>/v4/…  and  <token>/t/<token>/v4/…
 // The rest of the path, after `/v4/`, goes to the resource-path resolver.
-export type Flavour = 'reference' | 'token'
+import type { Flavour } from '../model/flavour.js'
 
 export interface MountMatch {
   readonly flavour: Flavour

@@ -4,7 +4,9 @@
 // Retry-After is the time to the end of the window that waits longest (at least one second).
 import { ODataError } from '../errors.js'
 import type { SubjectModel } from '../model/model.js'
+import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
+import { execute } from '../store/run-statement.js'
 
 export interface RateDecision {
   readonly allowed: boolean
@@ -23,16 +25,19 @@ export async function consumeRate(pool: Pool, subject: SubjectModel, operations:
     for (const [index, rule] of rules.entries()) {
       const windowStart = Math.floor(nowSeconds / rule.per) * rule.per
       // The upsert locks the row, so the read that follows sees this transaction's own total.
-      await connection.execute(
-        'INSERT INTO `_rate_counters` (`subject`, `rule_index`, `window_start`, `operations`) VALUES (?, ?, ?, ?) ON DUPLICATE KEY UPDATE `operations` = `operations` + ?',
-        [subject.name, index, windowStart, operations, operations],
+      await execute(
+        connection,
+        sql`INSERT INTO \`_rate_counters\` (\`subject\`, \`rule_index\`, \`window_start\`, \`operations\`) VALUES (${subject.name}, ${index}, ${windowStart}, ${operations}) ON DUPLICATE KEY UPDATE \`operations\` = \`operations\` + ${operations}`,
       )
-      const [rows] = await connection.execute('SELECT `operations` FROM `_rate_counters` WHERE `subject` = ? AND `rule_index` = ? AND `window_start` = ?', [subject.name, index, windowStart])
-      const used = Number((rows as { operations: string | number }[])[0]!.operations)
+      const rows = await execute<{ operations: string | number }[]>(
+        connection,
+        sql`SELECT \`operations\` FROM \`_rate_counters\` WHERE \`subject\` = ${subject.name} AND \`rule_index\` = ${index} AND \`window_start\` = ${windowStart}`,
+      )
+      const used = Number(rows[0]!.operations)
       if (used > rule.operations) retryAfter = Math.max(retryAfter, windowStart + rule.per - nowSeconds)
     }
     // Old windows are of no use to anyone: drop them now and then, cheaply.
-    if (nowSeconds % 60 === 0) await connection.execute('DELETE FROM `_rate_counters` WHERE `subject` = ? AND `window_start` < ?', [subject.name, nowSeconds - 86_400])
+    if (nowSeconds % 60 === 0) await execute(connection, sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subject.name} AND \`window_start\` < ${nowSeconds - 86_400}`)
     await connection.commit()
   } catch (error) {
     await connection.rollback().catch(() => undefined)

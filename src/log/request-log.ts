@@ -1,13 +1,17 @@
 // The request log of decisions.md §8: the MySQL table `request_log`. Levels: `off`, `errors`, `writes`
-// (writes and errors; a batch of reads only is not logged), `all`. Tokens never reach it: URLs are logged
-// without their `token` parameter and the token-path segment is masked.
+// (writes and errors; a batch of reads only is not logged), `all`. No credential reaches it, whatever its
+// spelling (redact-url.ts): the `token` parameter, the token-path segment, userinfo and every configured
+// token are masked.
 //
 // Single requests are appended to a buffer written by multi-row INSERTs in the background, so logging
 // does not add a round trip to every request. A batch writes its entries at once and waits for them: a
 // failure there is answered `500 LogWriteFailed` (service.md §7), with the executed operations listed.
 import type { ResolvedSettings } from '../model/model.js'
+import { idList, rowValues, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
+import { query } from '../store/run-statement.js'
 import { logger } from './logger.js'
+import { redactUrl } from './redact-url.js'
 
 export interface RequestLogEntry {
   readonly at: Date
@@ -40,20 +44,16 @@ export function shouldLog(level: ResolvedSettings['logLevel'], method: string, s
   }
 }
 
-/** Removes credentials from a URL before it is stored: `token=` parameters and `/t/<token>/` path segments. */
-export function redactUrl(url: string): string {
-  return url.replace(/\/t\/[^/?#]+\//, '/t/***/').replace(/([?&])token=[^&#]*/gi, '$1token=***')
-}
+const COLUMN_NAMES = ['at', 'subject', 'profile', 'method', 'url', 'status', 'duration_ms', 'operations', 'content_id', 'error_code', 'Пакет']
+const INSERT = sql`INSERT INTO \`request_log\` (${idList(COLUMN_NAMES)}) VALUES `
 
-const COLUMNS = '(`at`, `subject`, `profile`, `method`, `url`, `status`, `duration_ms`, `operations`, `content_id`, `error_code`, `Пакет`)'
-
-function row(entry: RequestLogEntry): unknown[] {
+function row(entry: RequestLogEntry, secrets: readonly string[]): unknown[] {
   return [
     entry.at,
     entry.subject,
     entry.profile,
     entry.method,
-    redactUrl(entry.url),
+    redactUrl(entry.url, secrets),
     entry.status,
     Math.round(entry.durationMs),
     entry.operations ?? null,
@@ -73,12 +73,14 @@ export class RequestLog {
   constructor(
     private readonly pool: Pool,
     private readonly level: () => ResolvedSettings['logLevel'],
+    /** The configured tokens: masked wherever they stand in a logged URL, in any spelling. */
+    private readonly secrets: readonly string[] = [],
   ) {}
 
   /** Single requests: buffered, written in the background. */
   append(entry: RequestLogEntry): void {
     if (!shouldLog(this.level(), entry.method, entry.status)) return
-    this.pending.push(row(entry))
+    this.pending.push(row(entry, this.secrets))
     if (this.pending.length >= FLUSH_ROWS) void this.flush()
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS).unref()
   }
@@ -90,7 +92,7 @@ export class RequestLog {
     const rows = this.pending
     this.pending = []
     try {
-      await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [rows])
+      await query(this.pool, sql`${INSERT}${rowValues(rows, COLUMN_NAMES.length)}`)
     } catch (error) {
       logger.error({ err: error, entries: rows.length }, 'request log write failed')
     }
@@ -99,6 +101,6 @@ export class RequestLog {
   /** A batch's entries, written now; throws when they cannot be written. */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
-    await this.pool.query(`INSERT INTO \`request_log\` ${COLUMNS} VALUES ?`, [entries.map(row)])
+    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, this.secrets)), COLUMN_NAMES.length)}`)
   }
 }

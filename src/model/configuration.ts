@@ -1,4 +1,4 @@
-// The configuration file: its shape as TypeScript types, loading (JSON or YAML) and validation.
+// The configuration file: loading (JSON or YAML) and validation; its types are generated from the schema.
 //
 // Validation has two layers, and both report every problem by its path in the file:
 // 1. the JSON schema (config/configuration.schema.json) checks shapes and value ranges;
@@ -10,143 +10,42 @@ import { fileURLToPath } from 'node:url'
 import AjvModule, { type ErrorObject } from 'ajv'
 import { parse as parseYaml } from 'yaml'
 
-export type AttributeType = 'string' | 'number' | 'boolean' | 'date' | 'reference'
+import type {
+  AccountingRegister,
+  AccumulationRegister,
+  Attribute,
+  Catalog,
+  ChartOfAccounts,
+  Document,
+  InformationRegister,
+  ODataRegisterServiceConfiguration,
+  PostingRule,
+  PostingSide,
+  Profile,
+  Seed,
+  Settings,
+  Subject,
+} from './configuration-types.js'
 
-export interface AttributeConfig {
-  name: string
-  type: AttributeType
-  /** Strings: maximum length in characters; absent means unlimited. */
-  length?: number
-  precision?: number
-  scale?: number
-  /** References: `Catalog.<Name>`, `Document.<Name>` or `ChartOfAccounts.<Name>`. */
-  to?: string
-  /** Accounting register resources: one value per record (true) or a Dr and a Cr value (false). */
-  balanced?: boolean
-}
-
-export interface CatalogConfig {
-  name: string
-  codeLength: number
-  descriptionLength: number
-  attributes?: AttributeConfig[]
-}
-
-export interface ChartOfAccountsConfig {
-  name: string
-  codeLength: number
-  descriptionLength: number
-  maxExtDimensions?: number
-  extDimensionKinds: { name: string; catalog: string }[]
-  accounts: { code: string; description: string; type: 'Active' | 'Passive' | 'ActivePassive'; extDimensions?: string[] }[]
-}
-
-export interface PostingSideConfig {
-  account: string
-  extDimensions?: string[]
-}
-
-export interface PostingRuleConfig {
-  register: string
-  forEach?: string
-  recordType?: 'Receipt' | 'Expense'
-  debit?: PostingSideConfig
-  credit?: PostingSideConfig
-  values: Record<string, string>
-}
-
-export interface DocumentConfig {
-  name: string
-  numberLength: number
-  attributes?: AttributeConfig[]
-  tableParts?: { name: string; attributes: AttributeConfig[] }[]
-  posting?: PostingRuleConfig[]
-}
-
-export type InformationPeriodicity = 'None' | 'Second' | 'Day' | 'Month' | 'Quarter' | 'Year'
-
-export interface InformationRegisterConfig {
-  name: string
-  periodicity: InformationPeriodicity
-  dimensions: AttributeConfig[]
-  resources: AttributeConfig[]
-  attributes?: AttributeConfig[]
-}
-
-export interface AccumulationRegisterConfig {
-  name: string
-  kind: 'Balance' | 'Turnovers'
-  dimensions: AttributeConfig[]
-  resources: AttributeConfig[]
-  attributes?: AttributeConfig[]
-  recorders: string[]
-}
-
-export interface AccountingRegisterConfig {
-  name: string
-  chartOfAccounts: string
-  dimensions: AttributeConfig[]
-  resources: AttributeConfig[]
-  attributes?: AttributeConfig[]
-  recorders: string[]
-}
-
-export interface RateRuleConfig {
-  operations: number
-  per: number
-}
-
-export interface ProfileConfig {
-  name: string
-  read: string[]
-  write: string[]
-  maxBatchOperations?: number
-  /** May read and change the service's settings at run time. */
-  administer?: boolean
-  rateRules?: RateRuleConfig[]
-  expressionLimits?: Record<string, number>
-}
-
-export interface SubjectConfig {
-  name: string
-  password?: string
-  token?: string
-  profile: string
-}
-
-export interface SettingsConfig {
-  maxBatchSizeMB?: number
-  maxBatchOperations?: number
-  logLevel?: 'off' | 'errors' | 'writes' | 'all'
-  pageSize?: number
-}
-
-export interface SeedConfig {
-  documentsPerScale?: number
-  startDate?: string
-  days?: number
-  tableRows?: { min: number; max: number }
-  catalogs?: Record<string, { count: number; growth?: 'none' | 'sqrt' | 'linear' }>
-  skewed?: string[]
-  documentMix?: { document: string; share: number }[]
-  dailyRecords?: { register: string; dimensions: Record<string, { share?: number; values?: string[] }> }[]
-}
-
-export interface Configuration {
-  name: string
-  namespace?: string
-  mounts?: { reference?: string; token?: string }
-  settings?: SettingsConfig
-  catalogs: CatalogConfig[]
-  chartsOfAccounts?: ChartOfAccountsConfig[]
-  documents: DocumentConfig[]
-  informationRegisters?: InformationRegisterConfig[]
-  accumulationRegisters?: AccumulationRegisterConfig[]
-  accountingRegisters?: AccountingRegisterConfig[]
-  profiles: ProfileConfig[]
-  subjects: SubjectConfig[]
-  seed?: SeedConfig
-}
+// The configuration's shape is generated from the JSON schema (configuration-types.ts), so the types and the
+// validation cannot disagree; these are the names the code uses for it.
+export type Configuration = ODataRegisterServiceConfiguration
+export type AttributeConfig = Attribute
+export type AttributeType = Attribute['type']
+export type CatalogConfig = Catalog
+export type ChartOfAccountsConfig = ChartOfAccounts
+export type PostingSideConfig = PostingSide
+export type PostingRuleConfig = PostingRule
+export type DocumentConfig = Document
+export type InformationRegisterConfig = InformationRegister
+export type InformationPeriodicity = InformationRegister['periodicity']
+export type AccumulationRegisterConfig = AccumulationRegister
+export type AccountingRegisterConfig = AccountingRegister
+export type RateRuleConfig = NonNullable<Profile['rateRules']>[number]
+export type ProfileConfig = Profile
+export type SubjectConfig = Subject
+export type SettingsConfig = Settings
+export type SeedConfig = Seed
 
 /** One problem in the configuration, located by a JSON-pointer-like path (`/documents/0/attributes/2/to`). */
 export interface ConfigurationProblem {

@@ -12,8 +12,8 @@
 // changes the same recorder's movements meanwhile; totals rows shared with other recorders are changed
 // only by additive upserts, which serialise on their row locks.
 import { ODataError } from '../errors.js'
-import type { EntitySetModel, ServiceModel } from '../model/model.js'
-import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import type { EntitySetModel, PropertyModel, ServiceModel } from '../model/model.js'
+import { id, idList, join, rowValues, sql, type SqlFragment } from '../sql/sql-template.js'
 import { registerTotals } from '../store/totals.js'
 import { isDuplicateKey, type Transaction } from '../store/transaction.js'
 import type { RegisterMovements } from './posting-plan.js'
@@ -35,14 +35,38 @@ export function registerSetOf(model: ServiceModel, recordTypeSet: EntitySetModel
   return model.entitySetByName.get(source.recordSetSet)!
 }
 
-const recorderCondition = `${q('Recorder')} = ? AND ${q('Recorder_Type')} = ?`
+const recorderCondition = (recorder: Recorder) => sql`${id('Recorder')} = ${recorder.key} AND ${id('Recorder_Type')} = ${recorder.type}`
 
 /** Which of the registers hold movements of the recorder, in one round trip. */
 async function registersWithMovements(transaction: Transaction, recordTypeSets: readonly EntitySetModel[], recorder: Recorder): Promise<EntitySetModel[]> {
   if (recordTypeSets.length === 0) return []
-  const probes = recordTypeSets.map((set, i) => `EXISTS(SELECT 1 FROM ${q(set.table)} WHERE ${recorderCondition}) AS ${q(`r${i}`)}`)
-  const [row] = await transaction.arrays(`SELECT ${probes.join(', ')}`, recordTypeSets.flatMap(() => [recorder.key, recorder.type]))
+  const probes = recordTypeSets.map((set, i) => sql`EXISTS(SELECT 1 FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}) AS ${id(`r${i}`)}`)
+  const [row] = await transaction.arrays(sql`SELECT ${join(probes)}`)
   return recordTypeSets.filter((_, i) => Number(row![i]) === 1)
+}
+
+/** `INSERT INTO t (columns) VALUES `, made once per table and column list. */
+const insertHeads = new WeakMap<EntitySetModel, WeakMap<readonly PropertyModel[], SqlFragment>>()
+
+function insertHead(register: RegisterMovements): SqlFragment {
+  let byColumns = insertHeads.get(register.recordTypeSet)
+  if (!byColumns) insertHeads.set(register.recordTypeSet, (byColumns = new WeakMap()))
+  let head = byColumns.get(register.columns)
+  if (!head) {
+    head = sql`INSERT INTO ${id(register.recordTypeSet.table)} (${idList(register.columns.map((c) => c.column))}) VALUES `
+    byColumns.set(register.columns, head)
+  }
+  return head
+}
+
+/** Inserts the register's rows with multi-row INSERTs of at most ROWS_PER_INSERT rows. */
+async function insertRegisterRows(transaction: Transaction, register: RegisterMovements): Promise<void> {
+  const head = insertHead(register)
+  const width = register.columns.length
+  for (let start = 0; start < register.rows.length; start += ROWS_PER_INSERT) {
+    const rows = start === 0 && register.rows.length <= ROWS_PER_INSERT ? register.rows : register.rows.slice(start, start + ROWS_PER_INSERT)
+    await transaction.run(sql`${head}${rowValues(rows, width)}`)
+  }
 }
 
 /** Removes the recorder's movements from the given registers, subtracting them from the totals first. */
@@ -50,7 +74,7 @@ export async function removeMovements(transaction: Transaction, model: ServiceMo
   for (const set of await registersWithMovements(transaction, recordTypeSets, recorder)) {
     const totals = registerTotals(model, registerSetOf(model, set))
     if (totals) await transaction.run(totals.subtract.sql, totals.subtract.values(recorder.key, recorder.type))
-    await transaction.run(`DELETE FROM ${q(set.table)} WHERE ${recorderCondition}`, [recorder.key, recorder.type])
+    await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}`)
   }
 }
 
@@ -62,13 +86,8 @@ export async function removeMovements(transaction: Transaction, model: ServiceMo
 export async function insertMovements(transaction: Transaction, model: ServiceModel, movements: readonly RegisterMovements[], recorder: Recorder): Promise<void> {
   for (const register of movements) {
     if (register.rows.length === 0) continue
-    const columns = register.columns.map((c) => q(c.column)).join(', ')
-    const sql = `INSERT INTO ${q(register.recordTypeSet.table)} (${columns}) VALUES ?`
     try {
-      for (let start = 0; start < register.rows.length; start += ROWS_PER_INSERT) {
-        const rows = start === 0 && register.rows.length <= ROWS_PER_INSERT ? register.rows : register.rows.slice(start, start + ROWS_PER_INSERT)
-        await transaction.run(sql, [rows])
-      }
+      await insertRegisterRows(transaction, register)
     } catch (error) {
       if (isDuplicateKey(error)) throw new ODataError('Conflict', `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with the key ${recorder.key}`)
       throw error
@@ -101,9 +120,8 @@ export async function replaceMovements(
 export async function insertMovementsOfNewRecorders(transaction: Transaction, model: ServiceModel, movements: readonly RegisterMovements[], recorderKeys: readonly string[], recorderType: string): Promise<void> {
   for (const register of movements) {
     if (register.rows.length === 0) continue
-    const sql = `INSERT INTO ${q(register.recordTypeSet.table)} (${register.columns.map((c) => q(c.column)).join(', ')}) VALUES ?`
     try {
-      for (let start = 0; start < register.rows.length; start += ROWS_PER_INSERT) await transaction.run(sql, [register.rows.slice(start, start + ROWS_PER_INSERT)])
+      await insertRegisterRows(transaction, register)
     } catch (error) {
       if (isDuplicateKey(error)) throw new ODataError('Conflict', `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with one of these keys`)
       throw error

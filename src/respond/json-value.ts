@@ -48,19 +48,3 @@ export function jsonValueWriter(property: PropertyModel, options: JsonFormatOpti
       return writeDateTime
   }
 }
-
-/** A stored value → the JS value of the JSON payload (for bodies assembled as objects, e.g. in batches). */
-export function jsonValue(property: PropertyModel, value: unknown): unknown {
-  switch (property.storage.kind) {
-    case 'boolean':
-      return value === 1 || value === true || value === '1'
-    case 'decimal':
-    case 'bigint':
-    case 'int':
-      return value === null ? null : Number(value)
-    case 'datetime':
-      return value === null ? null : storedDateTimeToIso(String(value))
-    default:
-      return value
-  }
-}

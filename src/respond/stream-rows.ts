@@ -1,18 +1,16 @@
-// Rows from a mysql2 query stream → JSON text → the response, with backpressure both ways:
-// the query stream is paused while the socket is full and resumed when it drains, so memory holds
-// a few chunks whatever the result size; a client that goes away kills the statement and destroys the
-// query's connection (MySQL cannot stop a running result otherwise), and no more rows are pulled: what
-// MySQL sent before the kill landed is read and dropped.
+// Rows of a statement (src/store/row-source.ts) → JSON text → the response, with backpressure both ways:
+// no row is read while the socket is full, so the row source's stream fills and the query waits, and
+// memory holds a few chunks whatever the result size. A client that goes away stops the statement
+// (the row source kills it and destroys its connection), and no more rows are read.
 //
 // Two additions serve paging and `$expand`:
 // - `rowLimit`: rows past it are not written, only noticed (`more` in the tail), so a page can ask for one
 //   row more than it shows and know whether a next page exists;
 // - a writer with `prepareBatch`: rows are taken in batches of `batchSize`, the batch is prepared (the
 //   expanded entities of those rows are read, src/service/read/expansion.ts) and then written.
-//   While a batch is prepared no row is pulled, so the query waits, as it does for a slow socket.
-import type { Readable } from 'node:stream'
-import type { Connection as CallbackConnection } from 'mysql2'
+//   While a batch is prepared no row is read, so the query waits, as it does for a slow socket.
 import type { Pool } from '../store/pool.js'
+import { RowSource } from '../store/row-source.js'
 import type { ResponseHeaders, ResponseSink } from './response-sink.js'
 
 /** Text is handed to the socket in chunks of about this size: fewer syscalls, bounded memory. */
@@ -22,13 +20,6 @@ const FLUSH_BYTES = 64 * 1024
  * ten-row answer would; a result smaller than this still goes out whole, with a Content-Length.
  */
 const FIRST_FLUSH_BYTES = 8 * 1024
-
-/**
- * Rows pulled from MySQL by this process so far, and rows read and dropped because their answer had ended
- * first (the reader gone, or a failure half-way): lets tests prove a stalled reader stalls the query, and
- * a departed one stops it before its end (a result that runs to its end arrives whole, pulled or dropped).
- */
-export const streamStatistics = { rowsPulled: 0, rowsDropped: 0 }
 
 /** Turns one row (an array in SELECT order) into JSON text. */
 export interface RowWriter {
@@ -53,53 +44,14 @@ export interface StreamRowsOptions {
 }
 
 export async function streamRows(sink: ResponseSink, pool: Pool, options: StreamRowsOptions): Promise<void> {
-  const connection = await pool.getConnection()
   // Abort listeners hear only of an abort still to come: a reader that left while this request waited
-  // (for a connection, for its $count) is known by `aborted` alone, and a query started for it would
-  // only be killed.
-  if (sink.aborted) {
-    connection.release()
-    return
-  }
-  let destroyed = false
-  let settled = false
-  let stop: (() => void) | undefined
-  const destroy = () => {
-    if (destroyed) return
-    destroyed = true
-    connection.destroy()
-  }
+  // (for a connection, for its $count) is known by `aborted` alone.
+  const source = await RowSource.open(pool, options, () => !sink.aborted)
+  if (!source) return
   try {
-    // Streaming needs the callback API underneath the promise wrapper.
-    const callbackConnection = (connection as unknown as { connection: CallbackConnection }).connection
-    const query = callbackConnection.query({ sql: options.sql, rowsAsArray: true, values: options.values as unknown[] })
-    const stream = query.stream({ highWaterMark: 256 })
-    const rows = stream as unknown as Readable
-    let finished = false
-    let stopped = false
-    // Ends the statement when its answer ends first: the reader gone (heard by the abort listener, or seen
-    // by the loop as `aborted`: a batch's operations share their client's `aborted` but hear of no abort),
-    // or a failure. A connection released with its result unread stays paused on a full stream: its
-    // statement stalls on the server and the next user of the connection waits behind it.
-    stop = () => {
-      // Once released, the connection and its thread id belong to another request.
-      if (stopped || finished || settled) return
-      stopped = true
-      // Destroying the stream resumes the connection: the rows sent until the KILL lands are still read,
-      // and dropped. The interruption that ends them is expected; unheard, mysql2 would take it for a
-      // fatal error of the connection.
-      streamStatistics.rowsDropped += rows.readableLength
-      query.on('result', () => streamStatistics.rowsDropped++)
-      query.on('error', () => undefined)
-      stream.destroy()
-      // MySQL and MariaDB go on running a statement whose client has left (MariaDB scanned a whole
-      // million-row register for seconds): end the statement itself, from another connection.
-      // Thread ids only grow, so the id cannot name another client's statement.
-      const threadId = (connection as unknown as { threadId?: number }).threadId
-      if (typeof threadId === 'number') pool.query('KILL QUERY ?', [threadId]).catch(() => undefined)
-      destroy()
-    }
-    sink.onAbort(stop)
+    // The reader gone ends the statement: heard by the abort listener, or seen by the loop as `aborted`
+    // (a batch's operations share their client's `aborted` but hear of no abort).
+    sink.onAbort(() => source.cancel())
     const writer = options.writer
     const limit = options.rowLimit ?? Infinity
     const batchSize = writer.prepareBatch ? Math.max(1, writer.batchSize ?? 500) : 0
@@ -117,7 +69,7 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
       }
       const ok = sink.write(buffer)
       buffer = ''
-      // No row is read while we wait here, which pauses the query stream.
+      // No row is read while we wait here, which pauses the query.
       if (!ok) await sink.drained()
     }
     // Synchronous on purpose: the per-row path of a million-row export must not allocate a promise.
@@ -137,32 +89,15 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
       }
     }
 
-    // Rows are taken with read() while the stream has them, and awaited only when it has none: an async
-    // iterator would cost a promise per row. While nothing is read (a full socket, a batch being
-    // prepared) the stream's buffer fills and mysql2 pauses the connection.
-    let failure: unknown
-    let wake: (() => void) | undefined
-    const notify = () => {
-      const resolve = wake
-      wake = undefined
-      resolve?.()
-    }
-    rows.on('readable', notify)
-    rows.on('end', () => ((finished = true), notify()))
-    rows.on('close', () => ((finished = true), notify()))
-    rows.on('error', (error: unknown) => ((failure = error), (finished = true), notify()))
-    const available = () => new Promise<void>((resolve) => (wake = resolve))
-
+    // Rows are taken while the source has them, and awaited only when it has none.
     for (;;) {
       if (sink.aborted) break
-      const row = rows.read() as unknown[] | null
+      const row = source.read()
       if (row === null) {
-        if (failure !== undefined) throw failure
-        if (finished) break
-        await available()
+        if (source.ended) break
+        await source.wait()
         continue
       }
-      streamStatistics.rowsPulled++
       if (count + batch.length >= limit) {
         more = true
         continue
@@ -171,10 +106,10 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
         if (writeRow(row)) await flush()
       } else if (batch.push(row) >= batchSize) await writeBatch()
     }
-    if (failure !== undefined) throw failure
+    source.throwIfFailed()
     if (batch.length > 0 && !sink.aborted) await writeBatch()
     if (sink.aborted) {
-      stop()
+      source.cancel()
       return
     }
     buffer += typeof options.tail === 'string' ? options.tail : options.tail(count, last, more)
@@ -186,11 +121,9 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
     }
   } catch (error) {
     // A failure of the writer or of an expansion leaves the statement running; one of the query itself does not.
-    stop?.()
-    destroy()
+    source.discard()
     throw error
   } finally {
-    settled = true
-    if (!destroyed) connection.release()
+    source.close()
   }
 }

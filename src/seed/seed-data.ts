@@ -8,7 +8,9 @@ import { EMPTY_GUID } from '../model/model.js'
 import { accountRefKey } from '../posting/account-key.js'
 import { computeMovements, defaultValue, postingPlan, type EntityValues } from '../posting/posting-plan.js'
 import { BulkWriter } from '../store/bulk-writer.js'
+import { id, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
+import { query } from '../store/run-statement.js'
 import { recomputeTotals } from '../store/totals.js'
 import { Random, ZipfSampler } from './random.js'
 
@@ -51,8 +53,7 @@ function numbered(n: number, length: number): string {
 }
 
 export async function readSeedMarker(pool: Pool): Promise<{ scale: number; version: number } | undefined> {
-  const [rows] = await pool.query('SELECT `value` FROM `_service_state` WHERE `name` = ?', [SEED_MARKER])
-  const row = (rows as { value: string }[])[0]
+  const [row] = await query<{ value: string }[]>(pool, sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${SEED_MARKER}`)
   return row ? (JSON.parse(row.value) as { scale: number; version: number }) : undefined
 }
 
@@ -312,7 +313,7 @@ export async function seedDemoData(pool: Pool, model: ServiceModel, options: { s
   await generator.dailyRecords()
   await writer.flushAll()
   await recomputeTotals(pool, model)
-  await pool.query('REPLACE INTO `_service_state` (`name`, `value`) VALUES (?, ?)', [SEED_MARKER, JSON.stringify({ scale: options.scale, version: GENERATOR_VERSION })])
+  await query(pool, sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${SEED_MARKER}, ${JSON.stringify({ scale: options.scale, version: GENERATOR_VERSION })})`)
   return { seeded: true, documents, rows: generator.rows, message: `seeded scale ${options.scale}: ${documents} documents, ${generator.rows} rows` }
 }
 
@@ -323,7 +324,7 @@ async function clearSeededTables(pool: Pool, model: ServiceModel): Promise<void>
     const source = set.source
     if ((source.type === 'accumulationRegister' && source.totalsTable) || source.type === 'accountingRegister') tables.add(source.totalsTable!)
   }
-  for (const table of tables) await pool.query(`DELETE FROM \`${table.replaceAll('`', '``')}\``)
+  for (const table of tables) await query(pool, sql`DELETE FROM ${id(table)}`)
 }
 
 export type { AttributeConfig }

@@ -4,7 +4,7 @@ import { ODataError } from '../errors.js'
 import { buildServiceDocument } from '../model/service-document.js'
 import type { ResourcePath } from '../odata/resource-path.js'
 import type { ResponseSink } from '../respond/response-sink.js'
-import { authorizeRead, authorizeWrite } from './authorize.js'
+import { authorizeWrite } from './authorize.js'
 import { readCollection, readCollectionCount } from './read-collection.js'
 import { readEntity } from './read-entity.js'
 import { readNavigation } from './read-navigation.js'
@@ -41,10 +41,6 @@ export function methodNotAllowed(method: string, allowed: readonly string[], wha
   return new ODataError('MethodNotAllowed', `${method} is not allowed on ${what}; allowed: ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } })
 }
 
-function notYet(what: string): ODataError {
-  return new ODataError('NotImplemented', `${what} is not available yet`)
-}
-
 export async function handleRequest(context: ServiceContext, request: ServiceRequest, sink: ResponseSink): Promise<void> {
   const path = request.path
   const allowed = allowedMethods(path)
@@ -57,7 +53,9 @@ export async function handleRequest(context: ServiceContext, request: ServiceReq
     case 'metadata':
       return sink.send(200, { 'Content-Type': 'application/xml;charset=utf-8' }, context.metadataXml)
     case 'batch':
-      throw request.flavour === 'reference' ? new ODataError('BatchNotSupported', '$batch is not available on the reference flavour; use the token-path root') : notYet('$batch')
+      // HTTP hands `$batch` to its endpoint (src/http/batch-endpoint.ts), which refuses the reference
+      // flavour in the order of decisions.md §7; only an operation of a batch addressing `$batch` comes here.
+      throw new ODataError('NotImplemented', 'A $batch cannot be an operation of another batch')
     case 'collection':
       if (reading && !path.count) return readCollection(context, request, sink, path.set)
       if (reading) return readCollectionCount(context, request, sink, path.set)

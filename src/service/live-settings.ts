@@ -15,7 +15,9 @@ import { ODataError } from '../errors.js'
 import { logger } from '../log/logger.js'
 import { ConfigurationError, type ConfigurationProblem, settingsProblems } from '../model/configuration.js'
 import type { ResolvedSettings } from '../model/model.js'
+import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
+import { query } from '../store/run-statement.js'
 import { runInTransaction } from '../store/transaction.js'
 
 export type SettingName = keyof ResolvedSettings
@@ -101,7 +103,7 @@ export class LiveSettings {
 
   /** Reads the administrator's values from MySQL (at start, and when refreshing). */
   async load(pool: Pool): Promise<void> {
-    const [rows] = (await pool.query('SELECT `name`, `value` FROM `_settings`')) as unknown as [{ name: string; value: string }[]]
+    const rows = await query<{ name: string; value: string }[]>(pool, sql`SELECT \`name\`, \`value\` FROM \`_settings\``)
     this.administrator = storedValues(rows)
     this.value = this.merge()
   }
@@ -124,8 +126,8 @@ export class LiveSettings {
 
     await runInTransaction(pool, async (transaction) => {
       for (const [name, value] of Object.entries(members)) {
-        if (value === null) await transaction.run('DELETE FROM `_settings` WHERE `name` = ?', [name])
-        else await transaction.run('REPLACE INTO `_settings` (`name`, `value`) VALUES (?, ?)', [name, JSON.stringify(value)])
+        if (value === null) await transaction.run(sql`DELETE FROM \`_settings\` WHERE \`name\` = ${name}`)
+        else await transaction.run(sql`REPLACE INTO \`_settings\` (\`name\`, \`value\`) VALUES (${name}, ${JSON.stringify(value)})`)
       }
     })
     await this.load(pool)

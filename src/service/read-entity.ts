@@ -8,8 +8,9 @@ import type { KeyValues } from '../odata/resource-path.js'
 import type { ResponseSink } from '../respond/response-sink.js'
 import { entitySetSources } from '../sql/entity-set-sources.js'
 import { QueryCompiler } from '../sql/query-compiler.js'
-import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import { id, idList, join, sql, type SqlFragment } from '../sql/sql-template.js'
 import { sqlValues } from '../store/pool.js'
+import { execute } from '../store/run-statement.js'
 import { authorizeRead } from './authorize.js'
 import { bindRead } from './read/bound-read.js'
 import { contextUrl } from './read/context-url.js'
@@ -23,8 +24,9 @@ import { createEntityWriter, type EntityWriter } from '../respond/entity-writer.
 import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
 
-export function keyCondition(set: EntitySetModel): string {
-  return set.key.map((k) => `${q(k.column)} = ?`).join(' AND ')
+/** `k1 = ? AND k2 = ?` over the set's key columns, with the key's values in key order. */
+export function keyCondition(set: EntitySetModel, values: readonly unknown[]): SqlFragment {
+  return join(set.key.map((k, i) => sql`${id(k.column)} = ${values[i]}`), ' AND ')
 }
 
 export function keyParameters(set: EntitySetModel, key: KeyValues): unknown[] {
@@ -33,8 +35,8 @@ export function keyParameters(set: EntitySetModel, key: KeyValues): unknown[] {
 
 /** Reads the stored row of one entity as an array in the order of `properties`, or undefined. */
 export async function fetchEntityRow(context: ServiceContext, set: EntitySetModel, key: KeyValues, properties: readonly PropertyModel[]): Promise<unknown[] | undefined> {
-  const sql = `SELECT ${properties.map((p) => q(p.column)).join(', ')} FROM ${q(set.table)} WHERE ${keyCondition(set)} LIMIT 1`
-  const [rows] = await context.pool.execute({ sql, rowsAsArray: true }, sqlValues(keyParameters(set, key)))
+  const statement = sql`SELECT ${idList(properties.map((p) => p.column))} FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters(set, key))} LIMIT 1`
+  const [rows] = await context.pool.execute({ sql: statement.text, rowsAsArray: true }, sqlValues(statement.parameters))
   return (rows as unknown[][])[0]
 }
 
@@ -43,13 +45,13 @@ export async function fetchEntityRow(context: ServiceContext, set: EntitySetMode
  * when its recorder document exists (an empty set is still a set the recorder may write).
  */
 export async function recordSetExists(context: ServiceContext, set: EntitySetModel, key: KeyValues): Promise<boolean> {
-  const [movements] = await context.pool.execute(`SELECT 1 FROM ${q(set.table)} WHERE ${keyCondition(set)} LIMIT 1`, sqlValues(keyParameters(set, key)))
-  if ((movements as unknown[]).length > 0) return true
+  const movements = await execute<unknown[]>(context.pool, sql`SELECT 1 FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters(set, key))} LIMIT 1`)
+  if (movements.length > 0) return true
   const recorderType = String(key.get('Recorder_Type'))
   const recorderSet = context.model.entitySetByName.get(recorderType.slice(recorderType.indexOf('.') + 1))
   if (!recorderSet || recorderSet.kind !== 'Document') return false
-  const [documents] = await context.pool.execute(`SELECT 1 FROM ${q(recorderSet.table)} WHERE ${q('Ref_Key')} = ? LIMIT 1`, sqlValues([key.get('Recorder')]))
-  return (documents as unknown[]).length > 0
+  const documents = await execute<unknown[]>(context.pool, sql`SELECT 1 FROM ${id(recorderSet.table)} WHERE ${id('Ref_Key')} = ${key.get('Recorder')} LIMIT 1`)
+  return documents.length > 0
 }
 
 /** Whether the entity a path names exists (for navigations from it). */
@@ -75,7 +77,10 @@ export interface ReadEntityOptions {
   readonly missing?: 'notFound' | 'noContent'
 }
 
-/** The plain read of a whole entity, made once per set: a prepared statement and a row writer. */
+/**
+ * The plain read of a whole entity, made once per set: a prepared statement and a row writer. The
+ * statement's text is made once with the builder; its key values (in key order) are given per request.
+ */
 interface PlainEntityRead {
   readonly sql: string
   readonly writer: EntityWriter
@@ -87,7 +92,7 @@ function plainEntityRead(set: EntitySetModel): PlainEntityRead {
   let read = plainReads.get(set)
   if (!read) {
     read = {
-      sql: `SELECT ${set.properties.map((p) => q(p.column)).join(', ')} FROM ${q(set.table)} WHERE ${keyCondition(set)} LIMIT 1`,
+      sql: sql`SELECT ${idList(set.properties.map((p) => p.column))} FROM ${id(set.table)} WHERE ${keyCondition(set, set.key.map(() => null))} LIMIT 1`.text,
       writer: createEntityWriter(set.properties, { ieee754Compatible: false }),
       versionIndex: set.properties.findIndex((p) => p.name === 'DataVersion'),
     }

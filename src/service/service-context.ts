@@ -22,5 +22,10 @@ export interface ServiceContext {
  */
 export function createServiceContext(model: ServiceModel, pool: Pool, environment: Readonly<Record<string, string | undefined>> = {}): ServiceContext {
   const settings = new LiveSettings(model.settings, model.configuration.settings ?? {}, settingsFromEnvironment(environment))
-  return { model, pool, metadataXml: buildMetadataXml(model), requestLog: new RequestLog(pool, () => settings.current.logLevel), settings }
+  return { model, pool, metadataXml: buildMetadataXml(model), requestLog: new RequestLog(pool, () => settings.current.logLevel, configuredTokens(model)), settings }
+}
+
+/** Every token a subject can authenticate with: the request log masks them wherever they appear. */
+function configuredTokens(model: ServiceModel): string[] {
+  return model.subjects.flatMap((subject) => (subject.token === undefined ? [] : [subject.token]))
 }

@@ -3,7 +3,7 @@
 import type { SubjectModel } from '../model/model.js'
 import type { QueryOptions } from '../odata/query-options.js'
 import type { ResourcePath } from '../odata/resource-path.js'
-import type { Flavour } from '../http/mounts.js'
+import type { Flavour } from '../model/flavour.js'
 
 export interface ServiceRequest {
   /** Upper-case HTTP method. */

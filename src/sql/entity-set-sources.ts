@@ -7,8 +7,8 @@
 // seeks instead of skipping. For movements that is (Recorder, LineNumber): Recorder_Type follows from
 // Recorder, and sorting by it (an ENUM, sorted as text) would need a filesort over the whole register.
 import type { EntitySetModel, ServiceModel } from '../model/model.js'
+import { tablePrimaryKey } from '../model/table-primary-key.js'
 import { columnMap, type QueryableSource, type SourceColumn, type SourceNavigation, type SourceResolver } from '../odata/bind/index.js'
-import { schemaTables } from '../store/schema.js'
 import { quoteIdentifier as q } from './quote-identifier.js'
 
 const resolvers = new WeakMap<ServiceModel, SourceResolver>()
@@ -17,7 +17,12 @@ const resolvers = new WeakMap<ServiceModel, SourceResolver>()
 export function entitySetSources(model: ServiceModel): SourceResolver {
   let resolver = resolvers.get(model)
   if (resolver) return resolver
-  const primaryKeys = new Map(schemaTables(model).map((table) => [table.name, table.primaryKey] as const))
+  // Record-set sets share the movement table of their register: the key is found by table, not by set.
+  const primaryKeys = new Map<string, readonly string[]>()
+  for (const set of model.entitySets) {
+    const key = tablePrimaryKey(model, set)
+    if (key) primaryKeys.set(set.table, key)
+  }
   const sources = new Map<string, QueryableSource>()
   resolver = (setName: string) => {
     let source = sources.get(setName)

@@ -1,15 +1,17 @@
 // Multi-row INSERTs for bulk loads (seed data): rows are buffered per table and sent a few thousand at a
 // time, which is what makes loading millions of rows take minutes instead of hours. Up to two INSERTs
 // are in flight at once, so generating the next rows overlaps with the database writing the last ones.
-import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import { id, idList, rowValues, sql, type SqlFragment } from '../sql/sql-template.js'
 import type { Pool } from './pool.js'
+import { query } from './run-statement.js'
 
 const ROWS_PER_STATEMENT = 2000
 const IN_FLIGHT = 2
 
 interface Buffered {
-  readonly table: string
-  readonly columns: readonly string[]
+  /** `INSERT INTO t (columns) VALUES `, made once per table and column list. */
+  readonly head: SqlFragment
+  readonly width: number
   rows: unknown[][]
 }
 
@@ -24,7 +26,7 @@ export class BulkWriter {
     const key = `${table}\u0000${columns.join('\u0000')}`
     let buffer = this.buffers.get(key)
     if (!buffer) {
-      buffer = { table, columns, rows: [] }
+      buffer = { head: sql`INSERT INTO ${id(table)} (${idList(columns)}) VALUES `, width: columns.length, rows: [] }
       this.buffers.set(key, buffer)
     }
     buffer.rows.push(row)
@@ -37,8 +39,7 @@ export class BulkWriter {
     buffer.rows = []
     while (this.inFlight.size >= IN_FLIGHT) await Promise.race(this.inFlight)
     if (this.failure) throw this.failure
-    const sql = `INSERT INTO ${q(buffer.table)} (${buffer.columns.map(q).join(', ')}) VALUES ?`
-    const pending: Promise<void> = this.pool.query(sql, [rows]).then(
+    const pending: Promise<void> = query(this.pool, sql`${buffer.head}${rowValues(rows, buffer.width)}`).then(
       () => undefined,
       (error: unknown) => {
         this.failure ??= error

@@ -9,7 +9,8 @@
 // movements (totals.ts), so a database from an older version serves correct balances at once.
 import type { Pool } from './pool.js'
 import { createTableSql, schemaTables, type TableDefinition } from './schema.js'
-import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import { id, raw, sql } from '../sql/sql-template.js'
+import { query } from './run-statement.js'
 import type { ServiceModel } from '../model/model.js'
 import { recomputeTotals, totalsLayouts } from './totals.js'
 
@@ -30,11 +31,12 @@ interface ExistingColumn {
 }
 
 async function existingColumns(pool: Pool): Promise<Map<string, ExistingColumn[]>> {
-  const [rows] = await pool.query(
-    'SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, COLUMN_TYPE AS columnType FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION',
+  const rows = await query<{ tableName: string; columnName: string; columnType: string }[]>(
+    pool,
+    sql`SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, COLUMN_TYPE AS columnType FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,
   )
   const byTable = new Map<string, ExistingColumn[]>()
-  for (const row of rows as { tableName: string; columnName: string; columnType: string }[]) {
+  for (const row of rows) {
     const list = byTable.get(row.tableName) ?? []
     list.push({ name: row.columnName, columnType: row.columnType })
     byTable.set(row.tableName, list)
@@ -72,7 +74,7 @@ export async function migrate(pool: Pool, model: ServiceModel): Promise<Migratio
   for (const table of schemaTables(model)) {
     const columns = existing.get(table.name)
     if (!columns) {
-      await pool.query(createTableSql(table))
+      await query(pool, createTableSql(table))
       report.createdTables.push(table.name)
       continue
     }
@@ -88,14 +90,14 @@ export async function migrate(pool: Pool, model: ServiceModel): Promise<Migratio
  */
 async function bringTotalsUpToDate(pool: Pool, model: ServiceModel, report: MigrationReport): Promise<void> {
   const wanted = totalsLayouts(model)
-  const [rows] = await pool.query('SELECT `value` FROM `_service_state` WHERE `name` = ?', [TOTALS_LAYOUT_MARKER])
-  const text = (rows as { value: string }[])[0]?.value
+  const rows = await query<{ value: string }[]>(pool, sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${TOTALS_LAYOUT_MARKER}`)
+  const text = rows[0]?.value
   const recorded = new Map(Object.entries(text === undefined ? {} : (JSON.parse(text) as Record<string, number>)))
   const altered = new Set([...report.createdTables, ...report.addedColumns.map((column) => column.slice(0, column.indexOf('.')))])
   const stale = new Set([...wanted].filter(([table, version]) => (recorded.get(table) ?? 1) !== version || altered.has(table)).map(([table]) => table))
   if (stale.size > 0) await recomputeTotals(pool, model, stale)
   if (stale.size > 0 || text === undefined || [...wanted].some(([table, version]) => recorded.get(table) !== version)) {
-    await pool.query('REPLACE INTO `_service_state` (`name`, `value`) VALUES (?, ?)', [TOTALS_LAYOUT_MARKER, JSON.stringify(Object.fromEntries(wanted))])
+    await query(pool, sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${TOTALS_LAYOUT_MARKER}, ${JSON.stringify(Object.fromEntries(wanted))})`)
   }
 }
 
@@ -105,8 +107,8 @@ async function reconcileTable(pool: Pool, table: TableDefinition, columns: Exist
   for (const column of table.columns) {
     const found = byName.get(column.name)
     if (!found) {
-      const position = previous === undefined ? 'FIRST' : `AFTER ${q(previous)}`
-      await pool.query(`ALTER TABLE ${q(table.name)} ADD COLUMN ${q(column.name)} ${column.definition} ${position}`)
+      const position = previous === undefined ? raw('FIRST') : sql`AFTER ${id(previous)}`
+      await query(pool, sql`ALTER TABLE ${id(table.name)} ADD COLUMN ${id(column.name)} ${raw(column.definition)} ${position}`)
       report.addedColumns.push(`${table.name}.${column.name}`)
     } else {
       const wanted = wantedEnumValues(column.definition)
@@ -114,7 +116,7 @@ async function reconcileTable(pool: Pool, table: TableDefinition, columns: Exist
       if (wanted && have) {
         const grows = have.every((value, i) => wanted[i] === value)
         if (grows && wanted.length > have.length) {
-          await pool.query(`ALTER TABLE ${q(table.name)} MODIFY COLUMN ${q(column.name)} ${column.definition}`)
+          await query(pool, sql`ALTER TABLE ${id(table.name)} MODIFY COLUMN ${id(column.name)} ${raw(column.definition)}`)
           report.widenedColumns.push(`${table.name}.${column.name}`)
         } else if (!grows || wanted.length < have.length) {
           report.warnings.push(`${table.name}.${column.name}: allowed values differ from the configuration (${found.columnType}); left unchanged`)

@@ -4,6 +4,7 @@
 // cost time: DECIMAL and BIGINT arrive as strings (written to JSON verbatim), DATETIME as
 // 'YYYY-MM-DD HH:MM:SS' in UTC (turned into ISO text without a Date object on the hot path).
 import mysql, { type Pool, type PoolConnection, type PoolOptions } from 'mysql2/promise'
+import { id, sql } from '../sql/sql-template.js'
 import { parseDatabaseUrl, type DatabaseAddress } from './database-url.js'
 
 export type { Pool, PoolConnection }
@@ -47,7 +48,7 @@ export function createPool(address: DatabaseAddress = parseDatabaseUrl(), overri
 export async function ensureDatabase(address: DatabaseAddress): Promise<void> {
   const connection = await mysql.createConnection({ host: address.host, port: address.port, user: address.user, password: address.password, charset: 'utf8mb4_bin' })
   try {
-    await connection.query(`CREATE DATABASE IF NOT EXISTS \`${address.database}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`)
+    await connection.query(sql`CREATE DATABASE IF NOT EXISTS ${id(address.database)} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`.text)
   } finally {
     await connection.end()
   }

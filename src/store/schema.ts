@@ -5,7 +5,8 @@
 import { extDimensionColumns } from '../model/build-model.js'
 import type { EntitySetModel, PropertyModel, ServiceModel, StorageType } from '../model/model.js'
 import { EMPTY_GUID } from '../model/model.js'
-import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import { MOVEMENT_PRIMARY_KEY, tablePrimaryKey } from '../model/table-primary-key.js'
+import { id, idList, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
 import { expenseColumn, receiptColumn } from './totals.js'
 
 export interface ColumnDefinition {
@@ -52,15 +53,15 @@ const column = (p: PropertyModel): ColumnDefinition => ({ name: p.column, defini
 const columnsOf = (set: EntitySetModel) => set.properties.map(column)
 const names = (props: readonly PropertyModel[]) => props.map((p) => p.column)
 
-function objectTable(set: EntitySetModel, indexes: { name: string; columns: string[] }[] = []): TableDefinition {
-  return { name: set.table, columns: columnsOf(set), primaryKey: names(set.key), indexes }
+function objectTable(model: ServiceModel, set: EntitySetModel, indexes: { name: string; columns: string[] }[] = []): TableDefinition {
+  return { name: set.table, columns: columnsOf(set), primaryKey: tablePrimaryKey(model, set)!, indexes }
 }
 
 /** Movement tables: keyed by recorder and line number; indexed for period scans and per-dimension reads. */
 function movementTable(recordType: EntitySetModel, dimensionColumns: string[]): TableDefinition {
   const indexes = [{ name: 'by_period', columns: ['Period'] }]
   if (dimensionColumns.length > 0) indexes.push({ name: 'by_dimensions_period', columns: [...dimensionColumns, 'Period'] })
-  return { name: recordType.table, columns: columnsOf(recordType), primaryKey: ['Recorder', 'LineNumber'], indexes }
+  return { name: recordType.table, columns: columnsOf(recordType), primaryKey: MOVEMENT_PRIMARY_KEY, indexes }
 }
 
 /**
@@ -184,20 +185,17 @@ export function schemaTables(model: ServiceModel): TableDefinition[] {
     switch (source.type) {
       case 'catalog':
       case 'chartOfAccounts':
-        tables.push(objectTable(set, [{ name: 'by_code', columns: ['Code'] }, { name: 'by_description', columns: ['Description'] }]))
+        tables.push(objectTable(model, set, [{ name: 'by_code', columns: ['Code'] }, { name: 'by_description', columns: ['Description'] }]))
         break
       case 'document':
-        tables.push(objectTable(set, [{ name: 'by_date', columns: ['Date', 'Ref_Key'] }, { name: 'by_number', columns: ['Number'] }]))
+        tables.push(objectTable(model, set, [{ name: 'by_date', columns: ['Date', 'Ref_Key'] }, { name: 'by_number', columns: ['Number'] }]))
         break
       case 'tablePart':
       case 'chartOfAccountsExtDimensionTypes':
-        tables.push(objectTable(set))
+        tables.push(objectTable(model, set))
         break
       case 'informationRegister': {
-        // Dimensions first, then Period: SliceLast/SliceFirst seek per dimension combination.
-        const dimensions = source.dimensions.map((d) => set.propertyByName.get(d)!.column)
-        const primaryKey = source.periodicity === 'None' ? names(set.key) : [...dimensions, 'Period']
-        tables.push({ name: set.table, columns: columnsOf(set), primaryKey, indexes: source.periodicity === 'None' ? [] : [{ name: 'by_period', columns: ['Period'] }] })
+        tables.push({ name: set.table, columns: columnsOf(set), primaryKey: tablePrimaryKey(model, set)!, indexes: source.periodicity === 'None' ? [] : [{ name: 'by_period', columns: ['Period'] }] })
         break
       }
       case 'accumulationRegisterRecords': {
@@ -227,11 +225,12 @@ export function schemaTables(model: ServiceModel): TableDefinition[] {
   return [...tables, ...SERVICE_TABLES]
 }
 
-export function createTableSql(table: TableDefinition): string {
+/** DDL has no placeholders: names are quoted identifiers, definitions are text made here from the model. */
+export function createTableSql(table: TableDefinition): SqlFragment {
   const lines = [
-    ...table.columns.map((c) => `  ${q(c.name)} ${c.definition}`),
-    `  PRIMARY KEY (${table.primaryKey.map(q).join(', ')})`,
-    ...table.indexes.map((i) => `  KEY ${q(i.name)} (${i.columns.map(q).join(', ')})`),
+    ...table.columns.map((c) => sql`  ${id(c.name)} ${raw(c.definition)}`),
+    sql`  PRIMARY KEY (${idList(table.primaryKey)})`,
+    ...table.indexes.map((i) => sql`  KEY ${id(i.name)} (${idList(i.columns)})`),
   ]
-  return `CREATE TABLE IF NOT EXISTS ${q(table.name)} (\n${lines.join(',\n')}\n) ${TABLE_OPTIONS}`
+  return sql`CREATE TABLE IF NOT EXISTS ${id(table.name)} (\n${join(lines, ',\n')}\n) ${raw(TABLE_OPTIONS)}`
 }

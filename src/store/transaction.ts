@@ -12,17 +12,30 @@
 // Totals stay exact without serialisation because they are maintained by additive upserts under row
 // locks (src/store/totals.ts).
 import type { ResultSetHeader } from 'mysql2'
+import { SqlFragment } from '../sql/sql-template.js'
 import type { Pool, PoolConnection } from './pool.js'
 
-/** The statements a write runs, on the connection and inside the transaction its caller opened. */
+/**
+ * The statements a write runs, on the connection and inside the transaction its caller opened. Each takes
+ * a statement of the one builder (`sql\`…\``, src/sql/sql-template.ts) or, for statements prepared
+ * elsewhere as text with their values (the totals' shapes), text and values.
+ */
 export interface Transaction {
   readonly connection: PoolConnection
   /** A query returning rows (objects by column name), values as `?` placeholders. */
-  rows<T = Record<string, unknown>>(sql: string, values?: readonly unknown[]): Promise<T[]>
+  rows<T = Record<string, unknown>>(statement: SqlFragment | string, values?: readonly unknown[]): Promise<T[]>
   /** A query returning rows as arrays in the order of the select list. */
-  arrays(sql: string, values?: readonly unknown[]): Promise<unknown[][]>
+  arrays(statement: SqlFragment | string, values?: readonly unknown[]): Promise<unknown[][]>
   /** A statement that changes rows; resolves to the driver's result header (affectedRows, …). */
-  run(sql: string, values?: readonly unknown[]): Promise<ResultSetHeader>
+  run(statement: SqlFragment | string, values?: readonly unknown[]): Promise<ResultSetHeader>
+}
+
+function textOf(statement: SqlFragment | string): string {
+  return statement instanceof SqlFragment ? statement.text : statement
+}
+
+function valuesOf(statement: SqlFragment | string, values: readonly unknown[]): unknown[] {
+  return (statement instanceof SqlFragment ? statement.parameters : values) as unknown[]
 }
 
 export interface TransactionOptions {
@@ -47,16 +60,16 @@ export function isDuplicateKey(error: unknown): boolean {
 export function transactionOn(connection: PoolConnection): Transaction {
   return {
     connection,
-    async rows<T>(sql: string, values: readonly unknown[] = []) {
-      const [rows] = await connection.query(sql, values as unknown[])
+    async rows<T>(statement: SqlFragment | string, values: readonly unknown[] = []) {
+      const [rows] = await connection.query(textOf(statement), valuesOf(statement, values))
       return rows as T[]
     },
-    async arrays(sql: string, values: readonly unknown[] = []) {
-      const [rows] = await connection.query({ sql, rowsAsArray: true }, values as unknown[])
+    async arrays(statement: SqlFragment | string, values: readonly unknown[] = []) {
+      const [rows] = await connection.query({ sql: textOf(statement), rowsAsArray: true }, valuesOf(statement, values))
       return rows as unknown[][]
     },
-    async run(sql: string, values: readonly unknown[] = []) {
-      const [result] = await connection.query(sql, values as unknown[])
+    async run(statement: SqlFragment | string, values: readonly unknown[] = []) {
+      const [result] = await connection.query(textOf(statement), valuesOf(statement, values))
       return result as ResultSetHeader
     },
   }

@@ -27,7 +27,7 @@ export const accountingBalanceAndTurnovers: VirtualTable = {
     const reader = await AccountingReader.create(call, run, false)
     const tables = reader.tables
     const inner = perAccountGroup(call, false)
-    const raw = (resource: string, i: number) => [
+    const raw = (_resource: string, i: number) => [
       { name: `_O${i}`, value: (v: V) => v(`_o${i}`) },
       { name: `_D${i}`, value: (v: V) => v(`_i${i}`) },
       { name: `_C${i}`, value: (v: V) => v(`_e${i}`) },

@@ -1,4 +1,4 @@
-// Clients for the streaming tests (src/respond/stream-rows.ts). They speak HTTP on a raw socket so that
+// Clients for the streaming tests (src/respond/stream-rows.ts, src/store/row-source.ts). They speak HTTP on a raw socket so that
 // nothing stands between the test and the connection: pausing the socket stops the reading at once
 // (the server's socket fills and the query must wait, which shows in streamStatistics.rowsPulled
 // standing still), destroying it is a reader gone, and the chunked framing, the sign that the answer
@@ -6,7 +6,7 @@
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import mysql from 'mysql2/promise'
-import { streamStatistics } from '../../src/respond/stream-rows.js'
+import { streamStatistics } from '../../src/store/row-source.js'
 import type { DatabaseAddress } from '../../src/store/database-url.js'
 import { DEMO_BASIC } from './test-service.js'
 

@@ -1,9 +1,7 @@
-// Replays the wire cases of protocol/virtual (format: protocol/virtual/README.md) against a running
-// service loaded with the virtual-table fixture: a file per function and one of refusals.
+// Replays the wire cases of protocol/virtual (format: protocol/README.md) against a running service
+// loaded with the virtual-table fixture: a folder per function (accounting registers' in accounting/) and
+// one of refusals.
 import t from 'tap'
-import { replayWireCases } from '../support/wire-cases.js'
-import { startVirtualService } from './support/virtual-fixture.js'
+import { replayWireCases } from '../support/wire-replay.js'
 
-const service = await startVirtualService('virtual_protocol_cases')
-t.teardown(() => service.close())
-replayWireCases(t, 'protocol/virtual', service, 5)
+await replayWireCases(t, 'virtual', 36)

@@ -7,6 +7,8 @@ export interface CollectedResponse {
   readonly status: number
   readonly headers: ResponseHeaders
   readonly body: string
+  /** The ODataError code of an error answer, kept as a value for the request log (never read back from the body). */
+  readonly errorCode?: string
 }
 
 export class CollectingSink implements ResponseSink {
@@ -14,6 +16,7 @@ export class CollectingSink implements ResponseSink {
   headers: Record<string, string> = {}
   private chunks: string[] = []
   private finished = false
+  private errorCode: string | undefined
   private readonly abortListeners: (() => void)[] = []
 
   constructor(private readonly outer: { readonly aborted: boolean }) {}
@@ -35,6 +38,7 @@ export class CollectingSink implements ResponseSink {
     this.headers = { ...headers }
     this.chunks = body === undefined ? [] : [typeof body === 'string' ? body : Buffer.from(body).toString('utf8')]
     this.finished = true
+    this.errorCode = undefined
   }
 
   sendJson(status: number, body: string, headers: ResponseHeaders = {}): void {
@@ -43,6 +47,7 @@ export class CollectingSink implements ResponseSink {
 
   sendError(error: ODataError): void {
     this.send(error.status, { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, JSON.stringify(errorBody(error)))
+    this.errorCode = error.code
   }
 
   begin(status: number, headers: ResponseHeaders): void {
@@ -75,10 +80,11 @@ export class CollectingSink implements ResponseSink {
   }
 
   result(): CollectedResponse {
-    return { status: this.status, headers: this.headers, body: this.chunks.join('') }
+    const response = { status: this.status, headers: this.headers, body: this.chunks.join('') }
+    return this.errorCode === undefined ? response : { ...response, errorCode: this.errorCode }
   }
 }
 
 export function errorResponse(error: ODataError): CollectedResponse {
-  return { status: error.status, headers: { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, body: JSON.stringify(errorBody(error)) }
+  return { status: error.status, headers: { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, body: JSON.stringify(errorBody(error)), errorCode: error.code }
 }

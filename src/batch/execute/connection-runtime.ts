@@ -9,11 +9,11 @@ import { handleRequest } from '../../service/handle-request.js'
 import type { ServiceContext } from '../../service/service-context.js'
 import type { ServiceRequest } from '../../service/service-request.js'
 import { executeWrite, isWriteRequest } from '../../service/writes/run-write.js'
+import { prepareWriteMany } from '../../service/writes/write-many.js'
 import { sendWriteResult } from '../../service/writes/write-result.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { runInTransaction, type Transaction } from '../../store/transaction.js'
 import type { BatchRuntime } from './execute-batch.js'
-import { planCoalescedRun, writeCoalescedRun } from './coalesced-run.js'
 
 /** Thrown to roll a change set back after one of its operations answered with an error. */
 const ROLL_BACK = Symbol('roll back the change set')
@@ -32,8 +32,8 @@ export function createBatchRuntime(context: ServiceContext): BatchRuntime {
           const commit = await body({
             run: (request, sink) => runInside(transaction, request, sink),
             async writeRun(createRequests, postedIndexes) {
-              const plans = planCoalescedRun(context, createRequests, postedIndexes)
-              return plans ? writeCoalescedRun(context, transaction, plans, postedIndexes) : undefined
+              const operation = prepareWriteMany(context, createRequests, postedIndexes)
+              return operation ? operation(transaction) : undefined
             },
           })
           if (!commit) throw ROLL_BACK

@@ -70,10 +70,9 @@ export interface BatchDocument {
   /** Size of the body that was read. */
   readonly byteLength: number
   /**
-   * Gives back what the document holds for the next batch (a multipart document read by the fast path
-   * points into a reusable memory, multipart-scanner.ts). Call once the batch has run and its response
-   * is written; reading an operation's method, URL, headers, id or body afterwards is a programming
-   * error (what was read before stays valid, but for a body's bytes).
+   * Called once the batch has run and its response is written. Neither reader keeps memory for reuse
+   * now, so it frees nothing; reading an operation's method, URL, headers, id or body afterwards is
+   * still a programming error, so that a reader may reuse memory again without changing its callers.
    */
   release(): void
 }

@@ -11,11 +11,12 @@ import { createMultipartIntake } from './multipart-intake.js'
 
 /**
  * Throws UnsupportedMediaType (415) for another media type, BatchMalformed for a bad boundary.
- * `expectedBytes` is the declared Content-Length, if any (a hint for sizing buffers, never trusted).
+ * `_expectedBytes` is the declared Content-Length, if any: no reader sizes memory by it now, the
+ * HTTP layer still passes it.
  */
-export function createBatchIntake(contentType: string | undefined, limits: Partial<IntakeLimits> = {}, expectedBytes?: number): BatchIntake {
+export function createBatchIntake(contentType: string | undefined, limits: Partial<IntakeLimits> = {}, _expectedBytes?: number): BatchIntake {
   const parsed = contentType === undefined ? undefined : parseContentType(contentType)
-  if (parsed?.mediaType === 'multipart/mixed') return createMultipartIntake({ boundary: boundaryOf(parsed, contentType!), limits, expectedBytes })
+  if (parsed?.mediaType === 'multipart/mixed') return createMultipartIntake({ boundary: boundaryOf(parsed, contentType!), limits })
   if (parsed?.mediaType === 'application/json') return createJsonIntake({ limits })
   throw new ODataError(
     'UnsupportedMediaType',

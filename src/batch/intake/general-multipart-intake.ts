@@ -1,7 +1,5 @@
 // The general streaming intake of a multipart `$batch` body (OData 4.0, service.md §2.3): every
-// spelling the standard and real clients allow, and every verdict with its message. Batches written
-// the usual way are read by the fast path first (fast-multipart-intake.ts), which hands anything else
-// to this one.
+// spelling the standard and real clients allow, and every verdict with its message.
 //
 // The checks run in the order decisions.md §7 gives, although the bytes arrive in one pass:
 //   1. size: the running byte count; past `maxBytes` push throws BatchTooLarge at once (413, and the

@@ -12,6 +12,7 @@
 // `"__proto__"` member to reach a prototype. Nothing of a chunk is kept but copies of the text being
 // cut out.
 
+import { isUtf8 } from 'node:buffer'
 import { batchMalformed } from './intake-errors.js'
 import { ByteCollector } from './byte-collector.js'
 import type { IntakeLimits } from './intake-limits.js'
@@ -385,6 +386,8 @@ export class GuardedJsonScanner {
     for (let index = 0; index < this.envelopeKeyLength; index++) {
       if (this.envelopeKey[index] < 0x20) throw batchMalformed('A member name of the JSON batch holds a control character.')
     }
+    // Nor their encoding: the item texts and other members are checked by the owner (json-intake.ts).
+    if (!isUtf8(this.envelopeKey.subarray(0, this.envelopeKeyLength))) throw batchMalformed('A member name of the JSON batch is not valid UTF-8.')
     if (!this.envelopeKeyHasEscape) {
       return this.envelopeKeyLength === name.length && this.envelopeKey.compare(name, 0, name.length, 0, this.envelopeKeyLength) === 0
     }

@@ -319,6 +319,14 @@ export class HeadScanner implements RequestLineRanges {
     while (valueEnd > valueStart && isBlankByte(data[valueEnd - 1])) valueEnd--
     const base = this.base
     if (name === FieldName.Unknown) name = nameIs(data, lineStart, colon, CONTENT_TYPE) ? FieldName.ContentType : nameIs(data, lineStart, colon, CONTENT_ID) ? FieldName.ContentId : FieldName.Other
+    if (name === FieldName.Other && nameIs(data, lineStart, colon, CONTENT_TRANSFER_ENCODING) && !isIdentityEncoding(data, valueStart, valueEnd)) {
+      // service.md §2.3: parts are binary. 8bit and 7bit are identities too (RFC 2045 §6.2); any other
+      // encoding (base64, quoted-printable) would change the bytes the operation reads.
+      this.malformedLine = batchMalformed(
+        `${this.describe()} has Content-Transfer-Encoding "${data.toString('utf8', valueStart, valueEnd)}"; a batch part is sent as binary (or 8bit, 7bit).`,
+      )
+      return
+    }
     if (name === FieldName.ContentType) {
       if (this.contentTypeStart >= 0) this.malformedLine = batchMalformed(`${this.describe()} has two Content-Type headers.`)
       this.contentTypeStart = valueStart - base
@@ -357,12 +365,19 @@ export class HeadScanner implements RequestLineRanges {
 
 const CONTENT_TYPE = Buffer.from('content-type', 'latin1')
 const CONTENT_ID = Buffer.from('content-id', 'latin1')
+const CONTENT_TRANSFER_ENCODING = Buffer.from('content-transfer-encoding', 'latin1')
+const IDENTITY_ENCODINGS = ['binary', '8bit', '7bit'].map((encoding) => Buffer.from(encoding, 'latin1'))
+
+/** `binary`, `8bit` or `7bit` in any case: the encodings that leave the bytes as they are (RFC 2045 §6.2). */
+function isIdentityEncoding(data: Buffer, start: number, end: number): boolean {
+  return IDENTITY_ENCODINGS.some((encoding) => nameIs(data, start, end, encoding))
+}
 
 /** Whether `data[start, end)` is the lower-case ASCII `name` in any case. */
 function nameIs(data: Buffer, start: number, end: number, name: Buffer): boolean {
   if (end - start !== name.length) return false
   for (let index = 0; index < name.length; index++) {
-    // Setting bit 5 lower-cases a letter; the names hold letters and `-`, which has that bit already.
+    // Setting bit 5 lower-cases a letter; the names hold letters, digits and `-`, which have that bit already.
     if ((data[start + index] | 0x20) !== name[index]) return false
   }
   return true

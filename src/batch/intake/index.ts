@@ -3,7 +3,6 @@
 
 export type { BatchChangeSet, BatchDocument, BatchFormat, BatchItem, BatchOperation, JsonValue, OperationBody, OperationHeaders } from './batch-document.js'
 export type { BatchIntake, IntakeProgress } from './batch-intake.js'
-export { type BuiltBatch, type MultipartBuildOptions, type OperationSpec, buildJsonBatch, buildMultipartBatch } from './build-batch-body.js'
 export { boundaryFromContentType, parseContentType } from './content-type.js'
 export { countTopLevelParts } from './count-top-level-parts.js'
 export { createBatchIntake } from './create-batch-intake.js'

@@ -16,6 +16,8 @@ import { GuardedJsonScanner, type JsonScannerEvents } from './guarded-json-scann
 import { batchMalformed, batchTooLarge, tooManyOperations } from './intake-errors.js'
 import { type IntakeLimits, resolveIntakeLimits } from './intake-limits.js'
 import { operationFromJsonItem } from './json-request-item.js'
+import { repeatedMemberName } from './repeated-member-name.js'
+import { isUtf8 } from 'node:buffer'
 import { ODataError } from '../../errors.js'
 
 export interface JsonIntakeOptions {
@@ -94,7 +96,11 @@ class JsonIntake implements BatchIntake, JsonScannerEvents {
 
   item(text: Buffer): void {
     const index = this.itemCount++
-    const operation = operationFromJsonItem(parseJson(text, `Request ${index + 1} of the JSON batch`), index)
+    const where = `Request ${index + 1} of the JSON batch`
+    const item = parseJson(text, where)
+    const repeated = repeatedMemberName(text)
+    if (repeated !== undefined) throw batchMalformed(`${where} has the member "${repeated}" twice.`)
+    const operation = operationFromJsonItem(item, index)
     if (this.itemCount > this.limits.maxOperations) this.stopRetaining()
     this.place(operation)
     if (this.retaining) this.keptBytes += text.length
@@ -156,6 +162,8 @@ class JsonIntake implements BatchIntake, JsonScannerEvents {
 }
 
 function parseJson(text: Buffer, what: string): unknown {
+  // JSON text is UTF-8 (RFC 8259 §8.1): a byte sequence that is not would be read as U+FFFD and stored so.
+  if (!isUtf8(text)) throw batchMalformed(`${what} is not valid UTF-8.`)
   try {
     return JSON.parse(text.toString('utf8'))
   } catch (error) {

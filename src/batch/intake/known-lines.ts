@@ -46,9 +46,6 @@ const KNOWN_LINES: readonly KnownLine[] = [
   knownLine('Content-Type: application/json', FieldName.ContentType),
 ]
 
-/** The same lines for the fast path (multipart-scanner.ts), which recognises them the same way. */
-export const KNOWN_LINE_TEXTS: readonly string[] = KNOWN_LINES.map((line) => line.text)
-
 /** `Cont`, the first word of every known line. */
 const FIRST_WORD = KNOWN_LINES[0].words[0]
 

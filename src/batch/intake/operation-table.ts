@@ -42,15 +42,6 @@ export class OperationTable {
     return at
   }
 
-  /** Adds the rows `source` holds (whole rows, as the fast path writes them); returns the first one's index. */
-  addRows(source: Int32Array): number {
-    const at = this.rows * Cell.Width
-    this.rows += source.length / Cell.Width
-    this.ensureCells(at + source.length)
-    this.cells.set(source, at)
-    return at
-  }
-
   /**
    * Buffer number `number`. Releasing a document empties its buffers (its bytes may serve another batch
    * then), and a row always names one: reading a released operation throws.

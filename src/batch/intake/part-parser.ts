@@ -1,8 +1,8 @@
 // One part of a multipart body: its MIME headers, then, by its Content-Type, either an embedded
 // request (`application/http`) or, at the batch level only, a change set (`multipart/mixed` with its
 // own boundary). Of the part headers only Content-Type and Content-ID matter (the head scanner records
-// where they lie); the rest, such as Content-Transfer-Encoding (always binary for OData, service.md
-// §2.3), is checked and read past.
+// where they lie); the rest is checked and read past, Content-Transfer-Encoding only for being binary,
+// 8bit or 7bit (service.md §2.3; head-scanner.ts).
 //
 // Parts of one multipart body follow one another, so one parser per level (the batch, the change set)
 // reads them all, and so do its request and change-set parsers: `begin` starts the next part.

@@ -2,8 +2,9 @@
 // its bytes, where it lies; the method and URL strings are made only when an operation is read
 // (multipart-operation.ts).
 //
-// The HTTP version may be missing: the standard's own Example 101 writes
-// `GET /service/Customers('ALFKI')` alone, and a tolerant reader costs nothing here.
+// The HTTP version is required, as service.md §2.3 writes the line (the standard's own Example 101
+// writes `GET /service/Customers('ALFKI')` alone; such a line is refused). A line whose only word after
+// the method is the version has no URL.
 
 import { HORIZONTAL_TAB, SPACE, TOKEN_BYTE, hasSpaceOrControl, isBlankByte } from './http-chars.js'
 
@@ -49,21 +50,24 @@ export function checkRequestLine(data: Buffer, words: DataView, start: number, e
   ranges.methodEnd = methodEnd
   ranges.urlStart = urlStart
   ranges.urlEnd = urlEnd
-  return versionProblem(data, urlEnd, end)
+  return versionProblem(data, start, urlStart, urlEnd, end)
 }
 
-/** What follows the URL: nothing, or `HTTP/d.d`, blanks around it allowed. */
-function versionProblem(data: Buffer, start: number, end: number): string | undefined {
-  let restStart = start
+/** What follows the URL `data[urlStart, urlEnd)`: `HTTP/d.d`, blanks around it allowed. */
+function versionProblem(data: Buffer, lineStart: number, urlStart: number, urlEnd: number, end: number): string | undefined {
+  let restStart = urlEnd
   let restEnd = end
   while (restStart < restEnd && isBlankByte(data[restStart])) restStart++
   while (restEnd > restStart && isBlankByte(data[restEnd - 1])) restEnd--
-  if (restStart === restEnd || isHttpVersion(data, restStart, restEnd)) return undefined
+  if (restStart < restEnd && isHttpVersion(data, restStart, restEnd)) return undefined
   // Anything else is decoded and read as the string it was before: String.prototype.trim also removes
   // Unicode blanks such as a no-break space, which a sender may have written after the version.
-  const rest = data.toString('utf8', start, end).trim()
-  if (rest === '' || HTTP_VERSION.test(rest)) return undefined
-  return `the request line ends with "${rest}" where "HTTP/1.1" was expected`
+  const rest = data.toString('utf8', urlEnd, end).trim()
+  if (HTTP_VERSION.test(rest)) return undefined
+  if (rest !== '') return `the request line ends with "${rest}" where "HTTP/1.1" was expected`
+  // `GET  HTTP/1.1`: the version stands where the URL should.
+  if (HTTP_VERSION.test(data.toString('utf8', urlStart, urlEnd))) return 'the request line has no URL'
+  return `the request line "${data.toString('utf8', lineStart, end)}" has no HTTP version ("<METHOD> <url> HTTP/1.1")`
 }
 
 function isHttpVersion(data: Buffer, start: number, end: number): boolean {

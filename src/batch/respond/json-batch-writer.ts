@@ -1,5 +1,5 @@
 // The JSON batch response (OData 4.01): `{"responses":[…]}`, each item with `id`, `atomicityGroup` when
-// the request had one, `status`, `headers` (lower-case names, as the standard's examples) and `body` (a JSON
+// the request had one, `status`, `headers` (canonical names: canonical-header-name.ts) and `body` (a JSON
 // value when the operation answered JSON, else a string). Items are written as their step completes. In a
 // failed atomicity group the failed operation keeps its error and every other member is 424
 // (service.md §4.4 rule 3, decisions.md §7).
@@ -8,6 +8,7 @@ import type { ResponseSink } from '../../respond/response-sink.js'
 import { errorResponse, type CollectedResponse } from '../execute/collecting-sink.js'
 import type { BatchResultWriter, OperationOutcome } from '../execute/execute-batch.js'
 import type { PlannedOperation, PlanStep } from '../plan/plan-batch.js'
+import { canonicalHeaderName } from './canonical-header-name.js'
 
 function item(planned: PlannedOperation, response: CollectedResponse): string {
   const operation = planned.operation
@@ -16,7 +17,7 @@ function item(planned: PlannedOperation, response: CollectedResponse): string {
   if (operation.atomicityGroup !== undefined) text += `"atomicityGroup":${JSON.stringify(operation.atomicityGroup)},`
   text += `"status":${response.status}`
   const headers = Object.entries(response.headers).filter(([name]) => name.toLowerCase() !== 'content-length')
-  if (headers.length > 0) text += `,"headers":{${headers.map(([name, value]) => `${JSON.stringify(name.toLowerCase())}:${JSON.stringify(value)}`).join(',')}}`
+  if (headers.length > 0) text += `,"headers":{${headers.map(([name, value]) => `${JSON.stringify(canonicalHeaderName(name))}:${JSON.stringify(value)}`).join(',')}}`
   if (response.body.length > 0) {
     const isJson = /json/i.test(response.headers['Content-Type'] ?? '')
     text += `,"body":${isJson ? response.body : JSON.stringify(response.body)}`

@@ -3,7 +3,7 @@
 // echoed (decisions.md §7). Parts are written as their step completes; a failed change set is answered
 // by one error response in its place (service.md §4.4 rule 3).
 import { randomUUID } from 'node:crypto'
-import { statusLine } from '../../http/responder.js'
+import { statusLine } from '../../respond/status-line.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import type { CollectedResponse } from '../execute/collecting-sink.js'
 import type { BatchResultWriter, OperationOutcome } from '../execute/execute-batch.js'

@@ -7,6 +7,7 @@
 // - unknown properties and annotations (`@odata.etag`, `X@odata.type`, …) are ignored.
 // References are not checked for existence: as in the reference system, a reference to an object that
 // does not exist (yet, or any more) is a legal value, and checking would cost a query per reference.
+import { isUtf8 } from 'node:buffer'
 import { ODataError } from '../../errors.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../../model/model.js'
 import { decodeUrlComponent, parseKeyPredicate } from '../../odata/resource-path.js'
@@ -35,10 +36,12 @@ export function parseJsonBody(request: ServiceRequest, required: boolean): JsonO
   if (contentType !== undefined && !/^\s*application\/json\s*(;|$)/i.test(contentType)) {
     throw new ODataError('UnsupportedMediaType', `The body must be application/json, not ${contentType.slice(0, 100)}`)
   }
+  // A UTF-8 byte order mark is allowed before JSON text (RFC 8259 §8.1 lets parsers ignore it).
+  const start = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
+  // JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not would be decoded as U+FFFD and stored so.
+  if (!isUtf8(body.subarray(start))) throw new ODataError('InvalidBody', 'The body is not valid UTF-8')
   let parsed: unknown
   try {
-    // A UTF-8 byte order mark is allowed before JSON text (RFC 8259 §8.1 lets parsers ignore it).
-    const start = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
     parsed = JSON.parse(body.toString('utf8', start))
   } catch (error) {
     throw new ODataError('InvalidBody', `The body is not valid JSON: ${(error as Error).message}`)

@@ -14,7 +14,9 @@
 import { createHash } from 'node:crypto'
 import { ODataError } from '../../errors.js'
 import type { ResourcePath } from '../../odata/resource-path.js'
+import { sql, type SqlFragment } from '../../sql/sql-template.js'
 import type { Pool } from '../../store/pool.js'
+import { query } from '../../store/run-statement.js'
 import { isDuplicateKey, type Transaction } from '../../store/transaction.js'
 import type { ServiceRequest } from '../service-request.js'
 import type { WriteResult } from './write-result.js'
@@ -84,19 +86,17 @@ interface StoredRow {
 /** Something to run a query on: the pool (outside a transaction) or a transaction. */
 type Queryable = Pick<Transaction, 'rows'> | Pool
 
-async function selectRows(source: Queryable, sql: string, values: unknown[]): Promise<StoredRow[]> {
-  if ('rows' in source) return source.rows<StoredRow>(sql, values)
-  const [rows] = await source.query(sql, values)
-  return rows as StoredRow[]
+async function selectRows(source: Queryable, statement: SqlFragment): Promise<StoredRow[]> {
+  if ('rows' in source) return source.rows<StoredRow>(statement)
+  return query<StoredRow[]>(source, statement)
 }
+
+/** Kept responses are answered for this long (decisions.md: 24 hours). */
+const RETAINED = sql`UTC_TIMESTAMP() - INTERVAL ${RETENTION_HOURS} HOUR`
 
 /** The stored response of this (subject, id) if one is kept, ready to replay; `400` when it was another request. */
 export async function storedResponse(source: Queryable, key: RepeatabilityKey): Promise<WriteResult | undefined> {
-  const [row] = await selectRows(
-    source,
-    `SELECT status, headers, body FROM _repeatability WHERE subject = ? AND request_id = ? AND created_at >= UTC_TIMESTAMP() - INTERVAL ${RETENTION_HOURS} HOUR`,
-    [key.subject, key.requestId],
-  )
+  const [row] = await selectRows(source, sql`SELECT status, headers, body FROM _repeatability WHERE subject = ${key.subject} AND request_id = ${key.requestId} AND created_at >= ${RETAINED}`)
   if (!row) return undefined
   const stored = JSON.parse(row.headers) as { fingerprint: string; headers: Record<string, string> }
   if (stored.fingerprint !== key.fingerprint) {
@@ -106,11 +106,15 @@ export async function storedResponse(source: Queryable, key: RepeatabilityKey): 
   return { status: Number(row.status), headers: { ...stored.headers, ...ACCEPTED }, ...(body.length > 0 ? { body: body.toString('utf8') } : {}) }
 }
 
-function storedColumns(key: RepeatabilityKey, result: WriteResult): unknown[] {
-  return [key.subject, key.requestId, result.status, JSON.stringify({ fingerprint: key.fingerprint, headers: result.headers }), Buffer.from(result.body ?? '', 'utf8')]
+function insertResponse(key: RepeatabilityKey, result: WriteResult): SqlFragment {
+  const headers = JSON.stringify({ fingerprint: key.fingerprint, headers: result.headers })
+  const body = Buffer.from(result.body ?? '', 'utf8')
+  return sql`INSERT INTO _repeatability (subject, request_id, created_at, status, headers, body) VALUES (${key.subject}, ${key.requestId}, UTC_TIMESTAMP(), ${result.status}, ${headers}, ${body})`
 }
 
-const INSERT = 'INSERT INTO _repeatability (subject, request_id, created_at, status, headers, body) VALUES (?, ?, UTC_TIMESTAMP(), ?, ?, ?)'
+function deleteExpired(key: RepeatabilityKey): SqlFragment {
+  return sql`DELETE FROM _repeatability WHERE subject = ${key.subject} AND request_id = ${key.requestId} AND created_at < ${RETAINED}`
+}
 
 /**
  * Stores the response inside the write's transaction. An expired record of the same id is replaced;
@@ -118,9 +122,9 @@ const INSERT = 'INSERT INTO _repeatability (subject, request_id, created_at, sta
  * write back.
  */
 export async function storeResponse(transaction: Transaction, key: RepeatabilityKey, result: WriteResult): Promise<void> {
-  await transaction.run(`DELETE FROM _repeatability WHERE subject = ? AND request_id = ? AND created_at < UTC_TIMESTAMP() - INTERVAL ${RETENTION_HOURS} HOUR`, [key.subject, key.requestId])
+  await transaction.run(deleteExpired(key))
   try {
-    await transaction.run(INSERT, storedColumns(key, result))
+    await transaction.run(insertResponse(key, result))
   } catch (error) {
     if (isDuplicateKey(error)) throw new RepeatedConcurrently()
     throw error
@@ -130,8 +134,8 @@ export async function storeResponse(transaction: Transaction, key: Repeatability
 /** Stores a refused write's answer on its own (its transaction is gone); a concurrent copy's record wins. */
 export async function storeRefusal(pool: Pool, key: RepeatabilityKey, result: WriteResult): Promise<void> {
   try {
-    await pool.query(`DELETE FROM _repeatability WHERE subject = ? AND request_id = ? AND created_at < UTC_TIMESTAMP() - INTERVAL ${RETENTION_HOURS} HOUR`, [key.subject, key.requestId])
-    await pool.query(INSERT, storedColumns(key, result))
+    await query(pool, deleteExpired(key))
+    await query(pool, insertResponse(key, result))
   } catch (error) {
     if (!isDuplicateKey(error)) throw error
   }
@@ -139,7 +143,7 @@ export async function storeRefusal(pool: Pool, key: RepeatabilityKey, result: Wr
 
 /** Drops responses older than the retention, a bounded number at a time. */
 export async function purgeExpiredResponses(pool: Pool): Promise<void> {
-  await pool.query(`DELETE FROM _repeatability WHERE created_at < UTC_TIMESTAMP() - INTERVAL ${RETENTION_HOURS} HOUR ORDER BY created_at LIMIT 1000`)
+  await query(pool, sql`DELETE FROM _repeatability WHERE created_at < ${RETAINED} ORDER BY created_at LIMIT 1000`)
 }
 
 export function withAccepted(result: WriteResult): WriteResult {

@@ -9,7 +9,7 @@ import type { ActionModel, EntitySetModel } from '../../model/model.js'
 import type { KeyValues } from '../../odata/resource-path.js'
 import { postDocument, unpostDocument } from '../../posting/post-document.js'
 import { postingPlan, type EntityValues } from '../../posting/posting-plan.js'
-import { quoteIdentifier as q } from '../../sql/quote-identifier.js'
+import { id, sql } from '../../sql/sql-template.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
 import { invalidValue } from './body-values.js'
@@ -62,7 +62,7 @@ export function prepareAction(context: ServiceContext, request: ServiceRequest, 
       await unpostDocument(transaction, model, set, refKey)
     }
     const dataVersion = newDataVersion()
-    await transaction.run(`UPDATE ${q(set.table)} SET ${q('Posted')} = ?, ${q('DataVersion')} = ? WHERE ${q('Ref_Key')} = ?`, [posting ? 1 : 0, dataVersion, refKey])
+    await transaction.run(sql`UPDATE ${id(set.table)} SET ${id('Posted')} = ${posting ? 1 : 0}, ${id('DataVersion')} = ${dataVersion} WHERE ${id('Ref_Key')} = ${refKey}`)
     return noContent(entityTag(dataVersion))
   }
 }

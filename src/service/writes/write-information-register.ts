@@ -13,14 +13,14 @@ import type { InformationPeriodicity } from '../../model/configuration.js'
 import type { EntitySetModel } from '../../model/model.js'
 import type { KeyValues } from '../../odata/resource-path.js'
 import { defaultValue } from '../../posting/posting-plan.js'
-import { quoteIdentifier as q } from '../../sql/quote-identifier.js'
+import { id, join, rowValues, sql } from '../../sql/sql-template.js'
 import { jsonFormat } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
 import { invalidValue } from './body-values.js'
 import { parseJsonBody, readProperties } from './entity-body.js'
 import { checkPreconditions } from './preconditions.js'
-import { entityLocation, type WriteOperation } from './write-object.js'
+import { columnsOf, entityLocation, type WriteOperation } from './write-object.js'
 import { entityResult, noContent } from './write-result.js'
 
 /** 'YYYY-MM-DD HH:MM:SS' cut to the start of its period. */
@@ -46,7 +46,8 @@ function periodicityOf(set: EntitySetModel): InformationPeriodicity {
   return set.source.type === 'informationRegister' ? set.source.periodicity : 'None'
 }
 
-const keyCondition = (set: EntitySetModel) => set.key.map((k) => `${q(k.column)} = ?`).join(' AND ')
+/** `k1 = ? AND k2 = ?` over the set's key columns, with the key's values. */
+const keyCondition = (set: EntitySetModel, values: readonly unknown[]) => join(set.key.map((k, i) => sql`${id(k.column)} = ${values[i]}`), ' AND ')
 
 /** POST: writes a whole record; an existing record with the same key is replaced. */
 export function prepareRecordWrite(context: ServiceContext, request: ServiceRequest, set: EntitySetModel): WriteOperation {
@@ -65,7 +66,7 @@ export function prepareRecordWrite(context: ServiceContext, request: ServiceRequ
 
   return async (transaction) => {
     // REPLACE is the portable "insert or replace by primary key" (MySQL 8, MariaDB, TiDB).
-    await transaction.run(`REPLACE INTO ${q(set.table)} (${set.properties.map((p) => q(p.column)).join(', ')}) VALUES (?)`, [row])
+    await transaction.run(sql`REPLACE INTO ${id(set.table)} (${columnsOf(set.properties)}) VALUES ${rowValues([row], row.length)}`)
     return entityResult(request, format, { status: 201, set, properties: set.properties, row, location: entityLocation(request, set, keyValues) })
   }
 }
@@ -79,15 +80,13 @@ export function prepareRecordUpdate(context: ServiceContext, request: ServiceReq
   const keyParameters = set.key.map((k) => key.get(k.name))
 
   return async (transaction) => {
-    const [stored] = await transaction.arrays(`SELECT ${set.properties.map((p) => q(p.column)).join(', ')} FROM ${q(set.table)} WHERE ${keyCondition(set)} FOR UPDATE`, keyParameters)
+    const [stored] = await transaction.arrays(sql`SELECT ${columnsOf(set.properties)} FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters)} FOR UPDATE`)
     if (!stored) throw new ODataError('NotFound', `${set.name} has no record with this key`)
     checkPreconditions(request, true, undefined)
     const row = set.properties.map((p, i) => (values.has(p.name) ? values.get(p.name) : stored[i]))
     if (nonKey.length > 0) {
-      await transaction.run(`UPDATE ${q(set.table)} SET ${nonKey.map((p) => `${q(p.column)} = ?`).join(', ')} WHERE ${keyCondition(set)}`, [
-        ...nonKey.map((p) => row[set.properties.indexOf(p)]),
-        ...keyParameters,
-      ])
+      const settings = join(nonKey.map((p) => sql`${id(p.column)} = ${row[set.properties.indexOf(p)]}`))
+      await transaction.run(sql`UPDATE ${id(set.table)} SET ${settings} WHERE ${keyCondition(set, keyParameters)}`)
     }
     return entityResult(request, format, { status: 200, set, properties: set.properties, row })
   }
@@ -97,10 +96,10 @@ export function prepareRecordUpdate(context: ServiceContext, request: ServiceReq
 export function prepareRecordDelete(_context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues): WriteOperation {
   const keyParameters = set.key.map((k) => key.get(k.name))
   return async (transaction) => {
-    const [stored] = await transaction.arrays(`SELECT 1 FROM ${q(set.table)} WHERE ${keyCondition(set)} FOR UPDATE`, keyParameters)
+    const [stored] = await transaction.arrays(sql`SELECT 1 FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters)} FOR UPDATE`)
     if (!stored) throw new ODataError('NotFound', `${set.name} has no record with this key`)
     checkPreconditions(request, true, undefined)
-    await transaction.run(`DELETE FROM ${q(set.table)} WHERE ${keyCondition(set)}`, keyParameters)
+    await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters)}`)
     return noContent()
   }
 }

@@ -19,7 +19,7 @@ import type { KeyValues } from '../../odata/resource-path.js'
 import { unpostDocument } from '../../posting/post-document.js'
 import { defaultValue } from '../../posting/posting-plan.js'
 import { canonicalKey } from '../../respond/entity-writer.js'
-import { quoteIdentifier as q } from '../../sql/quote-identifier.js'
+import { id, idList, join, rowValues, sql, type SqlFragment } from '../../sql/sql-template.js'
 import { isDuplicateKey, type Transaction } from '../../store/transaction.js'
 import { jsonFormat } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
@@ -60,21 +60,35 @@ function tablePartRows(rowSet: EntitySetModel, owner: string, rows: readonly Val
 /** Rows per INSERT: a 10 MB body of table-part rows stays well under any server's max_allowed_packet. */
 const ROWS_PER_INSERT = 2000
 
+/** The quoted columns of properties, made once per property list (a set's, a row set's). */
+const columnLists = new WeakMap<readonly PropertyModel[], SqlFragment>()
+
+export function columnsOf(properties: readonly PropertyModel[]): SqlFragment {
+  let columns = columnLists.get(properties)
+  if (!columns) {
+    columns = idList(properties.map((p) => p.column))
+    columnLists.set(properties, columns)
+  }
+  return columns
+}
+
 async function insertRows(transaction: Transaction, set: EntitySetModel, rows: readonly unknown[][]): Promise<void> {
-  const sql = `INSERT INTO ${q(set.table)} (${set.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`
+  const insert = sql`INSERT INTO ${id(set.table)} (${columnsOf(set.properties)}) VALUES `
+  const width = set.properties.length
   for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-    await transaction.run(sql, [rows.length <= ROWS_PER_INSERT ? rows : rows.slice(start, start + ROWS_PER_INSERT)])
+    const chunk = rows.length <= ROWS_PER_INSERT ? rows : rows.slice(start, start + ROWS_PER_INSERT)
+    await transaction.run(sql`${insert}${rowValues(chunk, width)}`)
   }
 }
 
 /** Reads a stored table part in line order, as rows of the row set's properties. */
 export async function readTablePart(transaction: Transaction, rowSet: EntitySetModel, owner: string): Promise<unknown[][]> {
-  return transaction.arrays(`SELECT ${rowSet.properties.map((p) => q(p.column)).join(', ')} FROM ${q(rowSet.table)} WHERE ${q('Ref_Key')} = ? ORDER BY ${q('LineNumber')}`, [owner])
+  return transaction.arrays(sql`SELECT ${columnsOf(rowSet.properties)} FROM ${id(rowSet.table)} WHERE ${id('Ref_Key')} = ${owner} ORDER BY ${id('LineNumber')}`)
 }
 
 /** Locks and reads the stored entity (every property, in model order), or undefined when there is none. */
 export async function lockEntity(transaction: Transaction, set: EntitySetModel, key: string, properties: readonly PropertyModel[] = set.properties): Promise<unknown[] | undefined> {
-  const rows = await transaction.arrays(`SELECT ${properties.map((p) => q(p.column)).join(', ')} FROM ${q(set.table)} WHERE ${q('Ref_Key')} = ? FOR UPDATE`, [key])
+  const rows = await transaction.arrays(sql`SELECT ${columnsOf(properties)} FROM ${id(set.table)} WHERE ${id('Ref_Key')} = ${key} FOR UPDATE`)
   return rows[0]
 }
 
@@ -82,7 +96,7 @@ export function entityLocation(request: ServiceRequest, set: EntitySetModel, val
   return `${request.serviceRoot}${encodeURIComponent(set.name)}${canonicalKey(set, (p) => values.get(p.name))}`
 }
 
-function rowValues(set: EntitySetModel, row: readonly unknown[]): Map<string, unknown> {
+function valuesByName(set: EntitySetModel, row: readonly unknown[]): Map<string, unknown> {
   return new Map(set.properties.map((p, i) => [p.name, row[i]] as const))
 }
 
@@ -164,7 +178,7 @@ export async function writeCreates(transaction: Transaction, model: ServiceModel
   }
   return prepared.map(({ plan, dataVersion, row }, i) => {
     const expanded: ExpandedRows[] = tablePartNames(set).map((name) => ({ name, properties: tablePartSet(model, set, name).properties, rows: tablePartRowsByPlan[i]!.get(name)! }))
-    const result = entityResult(plan.request, plan.format, { status: 201, set, properties: set.properties, row, etag: entityTag(dataVersion), location: entityLocation(plan.request, set, rowValues(set, row)), expanded })
+    const result = entityResult(plan.request, plan.format, { status: 201, set, properties: set.properties, row, etag: entityTag(dataVersion), location: entityLocation(plan.request, set, valuesByName(set, row)), expanded })
     return { plan, row, tablePartRows: tablePartRowsByPlan[i]!, dataVersion, result }
   })
 }
@@ -194,20 +208,18 @@ export function prepareUpdate(context: ServiceContext, request: ServiceRequest, 
     // Posted belongs to posting, never to PATCH or PUT.
     const postedIndex = set.properties.findIndex((p) => p.name === 'Posted')
     if (postedIndex >= 0) fixed.Posted = stored[postedIndex]
-    const merged = mode === 'merge' ? new Map([...rowValues(set, stored), ...values]) : values
+    const merged = mode === 'merge' ? new Map([...valuesByName(set, stored), ...values]) : values
     const row = fullRow(set, merged, fixed)
     const assignments = set.properties.filter((p) => p.role !== 'key')
-    await transaction.run(
-      `UPDATE ${q(set.table)} SET ${assignments.map((p) => `${q(p.column)} = ?`).join(', ')} WHERE ${q('Ref_Key')} = ?`,
-      [...assignments.map((p) => row[set.properties.indexOf(p)]), refKey],
-    )
+    const settings = join(assignments.map((p) => sql`${id(p.column)} = ${row[set.properties.indexOf(p)]}`))
+    await transaction.run(sql`UPDATE ${id(set.table)} SET ${settings} WHERE ${id('Ref_Key')} = ${refKey}`)
     const expanded: ExpandedRows[] = []
     for (const name of tablePartNames(set)) {
       const rowSet = tablePartSet(model, set, name)
       const given = tableParts.get(name)
       let rows: unknown[][]
       if (given) {
-        await transaction.run(`DELETE FROM ${q(rowSet.table)} WHERE ${q('Ref_Key')} = ?`, [refKey])
+        await transaction.run(sql`DELETE FROM ${id(rowSet.table)} WHERE ${id('Ref_Key')} = ${refKey}`)
         rows = tablePartRows(rowSet, refKey, given)
         await insertRows(transaction, rowSet, rows)
       } else {
@@ -231,9 +243,9 @@ export function prepareDelete(context: ServiceContext, request: ServiceRequest, 
     if (set.kind === 'Document') {
       // Every movement the document recorded goes, posted or not (a record set may have been written directly).
       await unpostDocument(transaction, model, set, refKey)
-      for (const name of tablePartNames(set)) await transaction.run(`DELETE FROM ${q(tablePartSet(model, set, name).table)} WHERE ${q('Ref_Key')} = ?`, [refKey])
+      for (const name of tablePartNames(set)) await transaction.run(sql`DELETE FROM ${id(tablePartSet(model, set, name).table)} WHERE ${id('Ref_Key')} = ${refKey}`)
     }
-    await transaction.run(`DELETE FROM ${q(set.table)} WHERE ${q('Ref_Key')} = ?`, [refKey])
+    await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${id('Ref_Key')} = ${refKey}`)
     return noContent()
   }
 }

@@ -16,7 +16,7 @@ import type { EntitySetModel, ServiceModel } from '../../model/model.js'
 import type { KeyValues } from '../../odata/resource-path.js'
 import { replaceMovements } from '../../posting/movement-store.js'
 import { defaultValue } from '../../posting/posting-plan.js'
-import { quoteIdentifier as q } from '../../sql/quote-identifier.js'
+import { id, sql } from '../../sql/sql-template.js'
 import { jsonFormat } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
@@ -99,7 +99,7 @@ export function prepareRecordSetWrite(context: ServiceContext, request: ServiceR
   const keyValues = new Map<string, unknown>([['Recorder', recorder], ['Recorder_Type', recorderType]])
 
   return async (transaction) => {
-    const [document] = await transaction.arrays(`SELECT ${q('Date')} FROM ${q(documentSet.table)} WHERE ${q('Ref_Key')} = ? FOR UPDATE`, [recorder])
+    const [document] = await transaction.arrays(sql`SELECT ${id('Date')} FROM ${id(documentSet.table)} WHERE ${id('Ref_Key')} = ${recorder} FOR UPDATE`)
     if (!document) throw new ODataError('NotFound', `The recorder ${documentSet.name} ${recorder} does not exist; a record set belongs to an existing document`)
     checkPreconditions(request, true, undefined)
     // Copies, not the prepared rows: a deadlock retry runs this again and may read another Date.

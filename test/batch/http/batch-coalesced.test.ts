@@ -1,7 +1,8 @@
 // Consecutive creates and their Posts in one change set are written with multi-row INSERTs; every
 // observable result must be what one-by-one execution gives, and anything unusual falls back to it.
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch, type JsonValue, type OperationSpec } from '../../../src/batch/intake/index.js'
+import { type JsonValue } from '../../../src/batch/intake/index.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
 import { recomputeTotals } from '../../../src/store/totals.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
@@ -43,13 +44,13 @@ t.test('the results are those of one-by-one execution', async (t) => {
   t.same(responses.map((r) => r.status), [201, 201, 201, 201, 201, 201, 204, 204, 204, 204, 204, 204])
   for (const [i, response] of responses.slice(0, 6).entries()) {
     const key = response.body!.Ref_Key as string
-    t.equal(response.headers.location, `http://127.0.0.1:${service.port}/api/v4/Document_GoodsSale(${key})`, 'Location of each create')
+    t.equal(response.headers.Location, `http://127.0.0.1:${service.port}/api/v4/Document_GoodsSale(${key})`, 'Location of each create')
     t.equal(response.body!.Number, `T-${i + 1}`)
     t.equal(response.body!.Posted, false, 'created unposted')
     t.equal((response.body!.Goods as unknown[]).length, 5, 'the table part in the 201 body')
     const [stored] = await rows<{ DataVersion: string; Posted: number }>('SELECT DataVersion, Posted FROM d_GoodsSale WHERE Ref_Key = ?', [key])
     t.equal(stored!.Posted, 1)
-    t.equal(responses[6 + i]!.headers.etag, `W/"${stored!.DataVersion}"`, "each Post's ETag is the document's new DataVersion")
+    t.equal(responses[6 + i]!.headers.ETag, `W/"${stored!.DataVersion}"`, "each Post's ETag is the document's new DataVersion")
     t.equal(await count('SELECT COUNT(*) FROM ar_Stock WHERE Recorder = ?', [key]), 5, 'stock movements')
     t.equal(await count('SELECT COUNT(*) FROM ar_Sales WHERE Recorder = ?', [key]), 5, 'sales movements')
     t.equal(await count('SELECT COUNT(*) FROM acr_Main WHERE Recorder = ?', [key]), 5, 'accounting movements')

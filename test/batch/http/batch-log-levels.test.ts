@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { buildJsonBatch } from '../../../src/batch/intake/index.js'
+import { buildJsonBatch } from '../../support/build-batch-body.js'
 import { loadConfigurationFile } from '../../../src/model/configuration.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 

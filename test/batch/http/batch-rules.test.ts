@@ -1,10 +1,10 @@
 // service.md §4.4, §7, §8 and decisions.md §7 at the HTTP level: status, error code, headers, and what
 // the request log holds. (Rules about committed writes are in batch-writes.test.ts.)
+import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../../src/batch/intake/index.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
 import { startTestService, TOKEN_ROOT, DEMO_BASIC } from '../../support/test-service.js'
-import { batchIntakeStatistics } from '../../../src/http/batch-endpoint.js'
 
 const service = await startTestService('batch_rules', { seed: true })
 t.teardown(() => service.close())
@@ -107,15 +107,16 @@ t.test('size: 413 by Content-Length before reading, and by the running count', a
   // uWS build in use mis-parses a chunk-size line that arrives apart from its data (uWebSockets.js #879).
   const chunk = Buffer.concat([Buffer.from(`${(64 * 1024).toString(16)}\r\n`), Buffer.alloc(64 * 1024, 0x61), Buffer.from('\r\n')])
   const before = process.memoryUsage()
-  const outcome = await new Promise<{ sent: number; response: string }>((resolve) => {
+  const outcome = await new Promise<{ sent: number; accepted: number; response: string }>((resolve) => {
     let sent = 0
+    let accepted = 0
     let response = ''
     let finished = false
     const finish = () => {
       if (finished) return
       finished = true
       socket.destroy()
-      resolve({ sent, response })
+      resolve({ sent, accepted, response })
     }
     const socket = net.connect(service.port, '127.0.0.1', () => {
       socket.write(`POST ${BATCH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-token\r\nContent-Type: multipart/mixed; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`)
@@ -129,6 +130,8 @@ t.test('size: 413 by Content-Length before reading, and by the running count', a
     })
     socket.on('data', (data) => {
       response += data.toString()
+      // What the client's kernel took from it so far: written, less what still waits in the socket's own buffer.
+      accepted = sent - socket.writableLength
       if (response.includes('BatchTooLarge')) finish()
     })
     socket.on('close', finish)
@@ -137,9 +140,13 @@ t.test('size: 413 by Content-Length before reading, and by the running count', a
   const after = process.memoryUsage()
   t.match(outcome.response, /^HTTP\/1\.1 413/, 'the client reads a whole 413')
   t.ok(outcome.sent < 1024 * 1_048_576, `the client could stop long before 1 GB (${(outcome.sent / 1_048_576).toFixed(1)} MB written, most still in socket buffers)`)
-  const read = batchIntakeStatistics.bytesReadAtRefusal
-  t.ok(read > limit && read <= limit + 1_048_576, `the server read ${read} bytes: the limit plus at most one chunk`)
-  // `external` holds the array buffers and the multipart fast path's WebAssembly memory.
+  // Seen from the client: the server read the limit plus at most one chunk when it can have taken no
+  // more than that plus what the two kernels buffer (its receive buffer, the client's send buffer).
+  const maximum = (file: string) => Number(readFileSync(file, 'utf8').trim().split(/\s+/)[2])
+  const buffered = maximum('/proc/sys/net/ipv4/tcp_rmem') + maximum('/proc/sys/net/ipv4/tcp_wmem')
+  t.ok(outcome.accepted > limit, `the client got ${outcome.accepted} bytes past its own buffer before the 413: over the limit`)
+  t.ok(outcome.accepted <= limit + 1_048_576 + buffered, `the server took ${outcome.accepted} bytes: at most the limit plus one chunk plus ${buffered} bytes of socket buffers`)
+  // `external` holds the array buffers (the chunks copied into the intake).
   const growth = after.heapUsed + after.external - before.heapUsed - before.external
   t.ok(growth < 32 * 1_048_576, `memory growth ${(growth / 1_048_576).toFixed(1)} MB`)
 })
@@ -251,6 +258,8 @@ t.test('rate rules: the whole batch is refused with Retry-After, and still spend
   t.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`)
   const [[{ operations }]] = (await pool.query("SELECT operations FROM _rate_counters WHERE subject = 'reader' AND window_start = ?", [windowStart])) as unknown as [[{ operations: number }]]
   t.equal(Number(operations), 610, 'the refused batch spent its 20 operations')
+  const [logged] = await pool.query("SELECT method, status, error_code, operations FROM request_log WHERE subject = 'reader' AND status = 429")
+  t.same(logged, [{ method: 'POST', status: 429, error_code: 'RateLimited', operations: 20 }], 'the refused batch is in the request log with its 429')
 })
 
 t.test('the request log: one batch id for the batch and its operations, no tokens', async (t) => {
@@ -265,4 +274,81 @@ t.test('the request log: one batch id for the batch and its operations, no token
   t.equal(new Set(entries.map((e) => e.batch)).size, 1, 'one batch id')
   t.match(entries[0]!.batch, /^[0-9a-f-]{36}$/)
   for (const entry of entries) t.notMatch(entry.url, /demo-token/, 'no token in the log')
+})
+
+t.test('the request log holds no credential in any spelling', async (t) => {
+  await pool.query('DELETE FROM request_log')
+  const root = `http://127.0.0.1:${service.port}`
+  const response = await postJson(
+    [
+      { id: '1', method: 'GET', url: 'Catalog_Products?%74oken=demo-token&$top=1' },
+      { id: '2', method: 'GET', url: 'Catalog_Products?TOKEN=demo-token&$top=1' },
+      { id: '3', method: 'GET', url: `http://demo:secret-password@127.0.0.1:${service.port}/api/v4/Catalog_Products?$top=1` },
+      { id: '4', method: 'GET', url: `//reader:other-secret@127.0.0.1:${service.port}/api/v4/Catalog_Products?$top=1` },
+      { id: '5', method: 'GET', url: '/api/t/demo-token/t/reader-token/v4/Catalog_Products' },
+      { id: '6', method: 'GET', url: `${root}/api/t/x/..%2Ft%2Fdemo-token/v4/Catalog_Products` },
+      { id: '7', method: 'GET', url: 'Catalog_Products/../%2e%2e/t/%64emo-token/v4/Catalog_Products' },
+      { id: '8', method: 'GET', url: "Catalog_Products?$filter=Code eq 'd%65mo%2Dtoken'" },
+    ],
+    { Prefer: 'odata.continue-on-error' },
+    '/api/t/demo-token/v4/$batch?%74oken=demo-token',
+  )
+  t.equal(response.status, 200)
+  const [rows] = await pool.query('SELECT content_id, url FROM request_log ORDER BY id')
+  const entries = rows as { content_id: string | null; url: string }[]
+  t.equal(entries.length, 9, 'the batch and its eight operations')
+  for (const { content_id, url } of entries) {
+    const where = content_id ?? '$batch'
+    t.notMatch(url, /demo-token|reader-token/i, `${where}: no token (${url})`)
+    t.notMatch(url, /d(?:e|%65)mo(?:-|%2d)token/i, `${where}: no token percent-encoded (${url})`)
+    t.notMatch(url, /secret|password/, `${where}: no password (${url})`)
+  }
+  t.match(entries[0]!.url, /^\/api\/t\/\*\*\*\/v4\/\$batch\?%74oken=\*\*\*$/, 'the batch URL keeps its shape')
+  t.match(entries.find((e) => e.content_id === '3')!.url, /^http:\/\/\*\*\*@127\.0\.0\.1:/, 'userinfo masked, host kept')
+})
+
+t.test('a refused batch closes its connection at once, not at the idle timeout', async (t) => {
+  // An idle connection opened first is the yardstick: the server closes idle connections in the order they
+  // fell idle, so under the idle timeout it would close before the refused one.
+  const idle = net.connect(service.port, '127.0.0.1')
+  await new Promise((resolve) => idle.once('connect', resolve))
+  idle.write(`GET ${BATCH} HTTP/1.1\r\nHost: x\r\n`)
+  let idleClosed = false
+  idle.on('close', () => (idleClosed = true))
+  idle.on('error', () => undefined)
+  t.teardown(() => idle.destroy())
+
+  for (const head of [
+    `POST ${BATCH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-token\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1_048_576}\r\n\r\n`,
+    `POST ${BATCH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-token\r\nContent-Type: multipart/mixed; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`,
+  ]) {
+    const chunked = head.includes('chunked')
+    const outcome = await new Promise<{ response: string; endedByServer: boolean }>((resolve) => {
+      let response = ''
+      let endedByServer = false
+      const socket = net.connect(service.port, '127.0.0.1', () => {
+        socket.write(head)
+        if (!chunked) return
+        // Over the limit by the running count: a little more than 10 MB in chunks that carry their size lines.
+        const chunk = Buffer.concat([Buffer.from(`${(64 * 1024).toString(16)}\r\n`), Buffer.alloc(64 * 1024, 0x61), Buffer.from('\r\n')])
+        let sent = 0
+        const pump = () => {
+          while (!socket.destroyed && sent < 12 * 1_048_576) {
+            sent += 64 * 1024
+            if (!socket.write(chunk)) return void socket.once('drain', pump)
+          }
+        }
+        pump()
+      })
+      socket.on('data', (data) => (response += data.toString()))
+      // The server ended the connection: FIN (end) or, with the client still sending, a reset.
+      socket.on('end', () => (endedByServer = true))
+      socket.on('error', () => (endedByServer = true))
+      socket.on('close', () => resolve({ response, endedByServer }))
+    })
+    t.match(outcome.response, /^HTTP\/1\.1 413/, `${chunked ? 'running count' : 'Content-Length'}: the client reads the 413`)
+    t.equal(outcome.response.match(/\r\nConnection: close\r\n/gi)?.length, 1, 'the answer says Connection: close, once')
+    t.ok(outcome.endedByServer, 'the server ended the connection')
+    t.notOk(idleClosed, 'before the idle connection opened earlier was closed by the idle timeout')
+  }
 })

@@ -1,7 +1,8 @@
 // Batches that write: what was and was not committed, read back from the database (service.md §4.4
 // rules 3, 5, 6, 8; §7 rows 424 and 500; decisions.md §7).
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch, type JsonValue, type OperationSpec } from '../../../src/batch/intake/index.js'
+import { type JsonValue } from '../../../src/batch/intake/index.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
 const service = await startTestService('batch_writes', { seed: true })
@@ -90,7 +91,7 @@ t.test('$<id> in @odata.bind values and at the start of URLs', async (t) => {
   t.equal(responses[3].body.value.length, 2, 'a reference in a dependent read')
   t.equal(await count('SELECT COUNT(*) FROM d_GoodsReceipt WHERE Number = ? AND Warehouse_Key = ?', ['BIND-1', warehouseKey]), 1)
   t.equal(await movementsOf('BIND-1'), 2)
-  const location = responses[0].headers.location as string
+  const location = responses[0].headers.Location as string
   t.match(location, /Catalog_Warehouses\(/)
 })
 
@@ -153,6 +154,26 @@ t.test('operations run under the batch subject and profile; respond-async is ign
   const again = await postJson([repeatable('REP-1')])
   t.equal(first.json().responses[0].status, 201)
   t.equal(again.json().responses[0].status, 201)
-  t.equal(again.json().responses[0].headers['repeatability-result'], 'accepted', 'the kept response is replayed')
+  t.equal(again.json().responses[0].headers['Repeatability-Result'], 'accepted', 'the kept response is replayed')
   t.equal(await count("SELECT COUNT(*) FROM c_Warehouses WHERE Code = 'REP-1'"), 1, 'written once')
+})
+
+t.test('JSON batch answers name their headers canonically', async (t) => {
+  const response = await postJson([
+    { id: '1', method: 'POST', url: 'Catalog_Warehouses', headers: json, body: { Code: 'CASE-1', Description: 'full' } },
+    { id: '2', method: 'POST', url: 'Catalog_Warehouses', headers: { ...json, Prefer: 'return=minimal' }, body: { Code: 'CASE-2', Description: 'minimal' } },
+    { id: '3', method: 'GET', url: 'Catalog_Warehouses/$count' },
+  ])
+  const [full, minimal, counted] = response.json().responses as { status: number; headers: Record<string, string> }[]
+  t.equal(full!.status, 201)
+  t.match(full!.headers.Location, /Catalog_Warehouses\(/, 'Location')
+  t.match(full!.headers.ETag, /^W\/"/, 'ETag')
+  t.match(full!.headers['Content-Type'], /^application\/json/, 'Content-Type')
+  t.equal(minimal!.status, 204)
+  t.match(minimal!.headers['OData-EntityId'], /Catalog_Warehouses\(/, 'OData-EntityId')
+  t.equal(minimal!.headers['Preference-Applied'], 'return=minimal', 'Preference-Applied')
+  t.match(counted!.headers['Content-Type'], /^text\/plain/)
+  for (const item of [full!, minimal!, counted!]) {
+    for (const name of Object.keys(item.headers)) t.not(name, name.toLowerCase(), `${name} is not written in lower case`)
+  }
 })

@@ -6,15 +6,19 @@ import type { BatchDocument, BatchOperation } from '../../../src/batch/intake/ba
 import { countTopLevelParts } from '../../../src/batch/intake/count-top-level-parts.js'
 import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
-import { type ItemSummary, type TapTest, corpusFile, ingest, multipartSample, summarize } from './intake-harness.js'
+import { EXAMPLE_101, EXAMPLE_101_REFUSAL, type ItemSummary, type TapTest, corpusFile, ingest, multipartSample, summarize, withHttpVersions } from './intake-harness.js'
 
-/** The document of a corpus multipart request, or undefined (and a skip) when the file is absent. */
-function multipartDocument(t: TapTest, file: string): BatchDocument | undefined {
-  const sample = multipartSample(file)
-  if (sample === undefined) {
+/**
+ * The document of a corpus multipart request, or undefined (and a skip) when the file is absent.
+ * `addHttpVersions`: read it with ` HTTP/1.1` added to request lines without one.
+ */
+function multipartDocument(t: TapTest, file: string, addHttpVersions = false): BatchDocument | undefined {
+  const found = multipartSample(file)
+  if (found === undefined) {
     t.skip(`${file} is not in the corpus`, () => undefined)
     return undefined
   }
+  const sample = addHttpVersions ? withHttpVersions(found) : found
   const outcome = ingest(createMultipartIntake({ boundary: sample.boundary, limits: { maxOperations: 1000 } }), [sample.body])
   if (outcome.error !== undefined) throw outcome.error
   return outcome.document
@@ -43,10 +47,15 @@ function bodyText(operation: BatchOperation): string | undefined {
 }
 
 t.test('batch-multipart-request-1.txt (the standard, Example 101)', async (t) => {
-  const document = multipartDocument(t, 'batch-spec/batch-multipart-request-1.txt')
+  const sample = multipartSample(EXAMPLE_101)
+  if (sample !== undefined) {
+    const asItIs = ingest(createMultipartIntake({ boundary: sample.boundary }), [sample.body])
+    t.match(asItIs.error, { code: 'BatchMalformed', status: 400, message: EXAMPLE_101_REFUSAL }, 'refused as it is: its first request line has no HTTP version (service.md §2.3)')
+  }
+  const document = multipartDocument(t, EXAMPLE_101, true)
   if (document === undefined) return
   t.same(outline(document), [
-    "GET /service/Customers('ALFKI')", // no HTTP version on this request line
+    "GET /service/Customers('ALFKI')", // no HTTP version on this request line in the file: added
     ['POST /service/Customers #1', "PATCH /service/Customers('ALFKI') #2"],
     'GET /service/Products',
   ])

@@ -2,10 +2,13 @@
 // generated batches, cut into random chunks under random limits. Whatever the bytes, the intake
 // throws nothing but an ODataError, gives the same outcome however the body is cut, and never holds
 // more than the bytes it was given (plus its fixed buffers). A failure names its seed and mutant.
+// A second round puts a byte sequence that is not UTF-8 into every mutant: a JSON batch holding one is
+// never accepted (RFC 8259 §8.1; it would be read as U+FFFD).
 
+import { isUtf8 } from 'node:buffer'
 import t from 'tap'
 import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
-import { buildJsonBatch, buildMultipartBatch } from '../../../src/batch/intake/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch } from '../../support/build-batch-body.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
@@ -115,6 +118,17 @@ function mutate(source: Source, random: () => number, tokens: readonly string[])
   return body
 }
 
+/** Byte sequences that are not UTF-8: stray continuation bytes, bytes never used, sequences cut short, overlong forms, surrogates, code points past U+10FFFF. */
+const NOT_UTF8: readonly Buffer[] = [[0x80], [0xbf], [0xff], [0xfe], [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xf4, 0x90, 0x80, 0x80], [0xc3, 0x28]].map((bytes) => Buffer.from(bytes))
+
+/** `body` with one of NOT_UTF8 inserted at a random place, or in place of a random byte. */
+function withInvalidUtf8(body: Buffer, random: () => number): Buffer {
+  const bytes = NOT_UTF8[randomInteger(random, NOT_UTF8.length)]
+  const at = randomInteger(random, body.length + 1)
+  const replace = random() < 0.5 && at < body.length ? 1 : 0
+  return Buffer.concat([body.subarray(0, at), bytes, body.subarray(at + replace)])
+}
+
 function randomLimits(random: () => number, bodyLength: number): Partial<IntakeLimits> {
   return {
     maxBytes: random() < 0.2 ? Math.max(1, randomInteger(random, bodyLength + 1)) : 1_048_576,
@@ -132,7 +146,7 @@ function randomLimits(random: () => number, bodyLength: number): Partial<IntakeL
 /** Fixed buffers of an intake (the head buffer, the JSON key buffer) are not counted as retained. */
 const RETAINED_SLACK = 0
 
-function fuzz(t: TapTest, format: 'multipart' | 'json', sources: Source[], seed: number): void {
+function fuzz(t: TapTest, format: 'multipart' | 'json', sources: Source[], seed: number, invalidUtf8 = false): void {
   if (sources.length === 0) {
     t.skip(`no ${format} sources`, () => undefined)
     return
@@ -142,9 +156,11 @@ function fuzz(t: TapTest, format: 'multipart' | 'json', sources: Source[], seed:
   const outcomes = new Map<string, number>()
   let differentWhenCut = 0
   let overRetained = 0
+  let acceptedNotUtf8 = 0
   for (let mutant = 0; mutant < MUTANTS_PER_FORMAT; mutant++) {
     const source = sources[mutant % sources.length]
-    const body = mutate(source, random, tokens)
+    const mutated = mutate(source, random, tokens)
+    const body = invalidUtf8 ? withInvalidUtf8(mutated, random) : mutated
     const limits = randomLimits(random, body.length)
     const create = (): BatchIntake =>
       format === 'multipart' ? createMultipartIntake({ boundary: source.boundary!, limits }) : createJsonIntake({ limits })
@@ -171,11 +187,20 @@ function fuzz(t: TapTest, format: 'multipart' | 'json', sources: Source[], seed:
     }
     const code = whole.startsWith('{') ? 'accepted' : whole.slice(0, whole.indexOf(':'))
     outcomes.set(code, (outcomes.get(code) ?? 0) + 1)
+    if (format === 'json' && code === 'accepted' && !isUtf8(body)) {
+      acceptedNotUtf8++
+      if (acceptedNotUtf8 <= 3) t.comment(`mutant ${mutant} of ${source.name} was accepted with bytes that are not UTF-8: ${body.toString('latin1')}`)
+    }
   }
   t.equal(differentWhenCut, 0, `${format}: the same outcome whole and cut into random chunks`)
   t.equal(overRetained, 0, `${format}: never more retained than received (and than maxBytes)`)
+  t.equal(acceptedNotUtf8, 0, `${format}: no batch accepted with bytes that are not UTF-8`)
   t.comment(`${format} outcomes: ${JSON.stringify(Object.fromEntries(outcomes))}`)
-  t.ok((outcomes.get('BatchMalformed') ?? 0) > 0 && (outcomes.get('accepted') ?? 0) > 0, `${format}: the mutants reach both acceptance and refusal`)
+  if (format === 'json' && invalidUtf8) {
+    t.ok((outcomes.get('BatchMalformed') ?? 0) > 0 && outcomes.get('accepted') === undefined, `${format}: every mutant with bytes that are not UTF-8 is refused`)
+  } else {
+    t.ok((outcomes.get('BatchMalformed') ?? 0) > 0 && (outcomes.get('accepted') ?? 0) > 0, `${format}: the mutants reach both acceptance and refusal`)
+  }
 }
 
 t.test('multipart mutants', async (t) => {
@@ -187,6 +212,19 @@ t.test('multipart mutants', async (t) => {
 t.test('JSON mutants', async (t) => {
   const started = Date.now()
   fuzz(t, 'json', jsonSources(), 0xfeed)
+  t.equal(({} as Record<string, unknown>).polluted, undefined, 'no mutant polluted Object.prototype')
+  t.comment(`${MUTANTS_PER_FORMAT} JSON mutants in ${Date.now() - started} ms`)
+})
+
+t.test('multipart mutants with bytes that are not UTF-8', async (t) => {
+  const started = Date.now()
+  fuzz(t, 'multipart', multipartSources(), 0x0bad_f8, true)
+  t.comment(`${MUTANTS_PER_FORMAT} multipart mutants in ${Date.now() - started} ms`)
+})
+
+t.test('JSON mutants with bytes that are not UTF-8', async (t) => {
+  const started = Date.now()
+  fuzz(t, 'json', jsonSources(), 0x0bad_f8 + 1, true)
   t.equal(({} as Record<string, unknown>).polluted, undefined, 'no mutant polluted Object.prototype')
   t.comment(`${MUTANTS_PER_FORMAT} JSON mutants in ${Date.now() - started} ms`)
 })

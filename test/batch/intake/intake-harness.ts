@@ -8,6 +8,7 @@ import { ODataError } from '../../../src/errors.js'
 import type { BatchDocument, BatchItem, BatchOperation } from '../../../src/batch/intake/batch-document.js'
 import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
 import { boundaryFromContentType } from '../../../src/batch/intake/content-type.js'
+import { loadWireCases, substitute } from '../../support/wire-case.js'
 
 /** A tap test or subtest, for helpers that make assertions. */
 export type TapTest = Parameters<Parameters<typeof t.test>[0]>[0]
@@ -44,6 +45,19 @@ export function multipartSample(relativePath: string): MultipartSample | undefin
   const firstLine = /^--([^\r\n]+)\r?\n/.exec(text)
   if (firstLine === null) throw new Error(`${relativePath}: does not open with a delimiter`)
   return { name: relativePath, body: bytes, boundary: firstLine[1] }
+}
+
+/**
+ * The standard's Example 101 writes its first request line, `GET /service/Customers('ALFKI')`, without
+ * the HTTP version that service.md §2.3 requires: the intake refuses the file as it is.
+ */
+export const EXAMPLE_101 = 'batch-spec/batch-multipart-request-1.txt'
+export const EXAMPLE_101_REFUSAL = 'Part 1: the request line "GET /service/Customers(\'ALFKI\')" has no HTTP version ("<METHOD> <url> HTTP/1.1").'
+
+/** The sample with ` HTTP/1.1` after every request line that has no version: what the rest of the file shows stays testable. */
+export function withHttpVersions(sample: MultipartSample): MultipartSample {
+  const text = sample.body.toString('latin1').replace(/^([A-Z]+ [^ \r\n]+)(\r?\n)/gm, '$1 HTTP/1.1$2')
+  return { name: `${sample.name} with its HTTP versions`, body: Buffer.from(text, 'latin1'), boundary: sample.boundary }
 }
 
 /** The multipart request files of the corpus: the standard's examples and Olingo's request vectors (not its responses). */
@@ -86,19 +100,43 @@ export function corpusMultipartSamples(): MultipartSample[] {
   return samples
 }
 
-/** What protocol/batch/cases.json puts in place of `{product}` when no service runs (test/batch/protocol-cases.test.ts). */
-export const PLACEHOLDER_PRODUCT = '00000000-0000-4000-8000-000000000001'
+/**
+ * What a `${name}` of a batch wire case stands for when no service runs: a GUID of the right shape, so
+ * that a body reads the same as against the service (test/batch/protocol-cases.test.ts).
+ */
+export const STAND_IN_VALUE = '00000000-0000-4000-8000-000000000001'
 
-/** The multipart bodies of the wire cases (protocol/batch/cases.json), named by their case. */
+export interface BatchBody {
+  readonly name: string
+  readonly contentType: string
+  readonly body: Buffer
+  /** The whole-batch error code the case expects, if any. */
+  readonly errorCode: string | undefined
+}
+
+/** The `$batch` bodies of the wire cases (protocol/batch, format in protocol/README.md), named by their case. */
+export function batchBodies(): BatchBody[] {
+  return loadWireCases('batch').flatMap((wireCase) =>
+    wireCase.steps
+      .filter((step) => step.request.path === '$batch' && step.request.bodyText !== undefined)
+      .map((step) => {
+        const contentType = Object.entries(step.request.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1]
+        if (contentType === undefined) throw new Error(`${wireCase.file}: a $batch request without Content-Type`)
+        return {
+          name: wireCase.steps.length > 1 ? `${wireCase.description}: ${step.name}` : wireCase.description,
+          contentType,
+          body: Buffer.from(substitute(step.request.bodyText, () => STAND_IN_VALUE) as string, 'utf8'),
+          errorCode: step.expect.error?.code as string | undefined,
+        }
+      }),
+  )
+}
+
+/** The multipart bodies of the wire cases, named by their case. */
 export function multipartProtocolCases(): MultipartSample[] {
-  const { cases } = JSON.parse(readFileSync('protocol/batch/cases.json', 'utf8')) as { cases: { name: string; request: { contentType: string; body: string } }[] }
-  return cases
-    .filter((batchCase) => /^multipart\//i.test(batchCase.request.contentType))
-    .map((batchCase) => ({
-      name: `protocol case "${batchCase.name}"`,
-      body: Buffer.from(batchCase.request.body.replaceAll('{product}', PLACEHOLDER_PRODUCT), 'utf8'),
-      boundary: boundaryFromContentType(batchCase.request.contentType),
-    }))
+  return batchBodies()
+    .filter((batch) => /^multipart\//i.test(batch.contentType))
+    .map((batch) => ({ name: `protocol case "${batch.name}"`, body: batch.body, boundary: boundaryFromContentType(batch.contentType) }))
 }
 
 /** The suite's seeded generator (test/support/seeded-random.ts), so that every failure can be replayed. */

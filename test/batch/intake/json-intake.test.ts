@@ -2,7 +2,7 @@
 // hostile input (depth, string and key lengths, token count, prototype pollution).
 
 import t from 'tap'
-import { buildJsonBatch } from '../../../src/batch/intake/build-batch-body.js'
+import { buildJsonBatch } from '../../support/build-batch-body.js'
 import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom, splitAt } from './intake-harness.js'
@@ -206,4 +206,59 @@ t.test('truncated at every position: BatchMalformed, unless only trailing blanks
     }
   }
   t.equal(wrong, 0, `${body.length} truncations`)
+})
+
+/** Byte sequences that are not UTF-8 (RFC 3629): a stray continuation byte, bytes never used, a sequence cut short, an overlong form, a surrogate. */
+const INVALID_UTF8: ReadonlyArray<readonly [string, Buffer]> = [
+  ['a stray continuation byte', Buffer.from([0x80])],
+  ['the byte 0xff', Buffer.from([0xff])],
+  ['a sequence cut short', Buffer.from([0xe2, 0x82])],
+  ['an overlong slash', Buffer.from([0xc0, 0xaf])],
+  ['a surrogate', Buffer.from([0xed, 0xa0, 0x80])],
+]
+
+/** Asserts BatchMalformed with `message` for `body`, whole and cut at every byte. */
+function expectRefusedBytes(t: TapTest, name: string, body: Buffer, message: RegExp): void {
+  const whole = ingest(createJsonIntake(), [body])
+  t.match({ code: whole.error?.code, status: whole.error?.status, message: whole.error?.message }, { code: 'BatchMalformed', status: 400, message }, `${name}: refused`)
+  let others = 0
+  for (let cut = 0; cut <= body.length; cut++) if (outcomeKey(ingest(createJsonIntake(), splitAt(body, [cut]))) !== outcomeKey(whole)) others++
+  t.equal(others, 0, `${name}: the same refusal cut anywhere`)
+}
+
+t.test('bytes that are not UTF-8 are 400, never read as U+FFFD', async (t) => {
+  for (const [name, bytes] of INVALID_UTF8) {
+    const [before, after] = `{"requests":[{"id":"1","method":"post","url":"A","body":{"Name":"a|b"}}]}`.split('|')
+    expectRefusedBytes(t, `${name} in a body string`, Buffer.concat([Buffer.from(before), bytes, Buffer.from(after)]), /^Request 1 of the JSON batch is not valid UTF-8\.$/)
+    const [urlBefore, urlAfter] = `{"requests":[{"id":"1","method":"get","url":"People('|')"}]}`.split('|')
+    expectRefusedBytes(t, `${name} in a URL`, Buffer.concat([Buffer.from(urlBefore), bytes, Buffer.from(urlAfter)]), /^Request 1 of the JSON batch is not valid UTF-8\.$/)
+    const [keyBefore, keyAfter] = `{"@a|b":1,"requests":[{"id":"1","method":"get","url":"A"}]}`.split('|')
+    expectRefusedBytes(t, `${name} in an envelope member name`, Buffer.concat([Buffer.from(keyBefore), bytes, Buffer.from(keyAfter)]), /^A member name of the JSON batch is not valid UTF-8\.$/)
+    const [memberBefore, memberAfter] = `{"@note":"a|b","requests":[{"id":"1","method":"get","url":"A"}]}`.split('|')
+    expectRefusedBytes(t, `${name} in another member`, Buffer.concat([Buffer.from(memberBefore), bytes, Buffer.from(memberAfter)]), /^A member of the JSON batch is not valid UTF-8\.$/)
+  }
+  // Valid UTF-8 of every length stays as it is (the guard must not refuse what is right).
+  const outcome = parse(`{"requests":[{"id":"1","method":"post","url":"Straße","body":{"Name":"é€😀"}}]}`)
+  t.equal(outcome.error, undefined)
+  t.same(outcome.document?.operations[0].body, { kind: 'json', value: { Name: 'é€😀' } })
+})
+
+t.test('a request item that names a member twice is 400 (RFC 7493 §2.3), however the name is spelled', async (t) => {
+  const item = '{"requests":[{"id":"1","method":"get","url":"A"},ITEM]}'
+  const cases: ReadonlyArray<readonly [string, string, string]> = [
+    ['"method" twice', '{"id":"2","method":"get","url":"B","method":"delete"}', 'method'],
+    ['"url" twice, escaped the second time', '{"id":"2","method":"get","url":"B","\\u0075rl":"C"}', 'url'],
+    ['"id" twice', '{"id":"2","id":"3","method":"get","url":"B"}', 'id'],
+    ['"body" twice', '{"id":"2","method":"post","url":"B","body":{"a":1},"body":{"a":2}}', 'body'],
+    ['an unknown member twice', '{"id":"2","method":"get","url":"B","if":"x","if":"y"}', 'if'],
+  ]
+  for (const [name, text, member] of cases) {
+    t.equal(expectMalformed(t, name, item.replace('ITEM', text)), `Request 2 of the JSON batch has the member "${member}" twice.`, name)
+  }
+  // The same name at another level, or inside strings, is no repetition of the item's members.
+  const outcome = parse(
+    '{"requests":[{"id":"1","method":"post","url":"A","headers":{"method":"x"},"body":{"id":"b","url":"\\"url\\":","Lines":[{"id":1},{"id":2}]}}]}',
+  )
+  t.equal(outcome.error, undefined, 'names repeated below the item, and in strings, are accepted')
+  t.same(outcome.document?.operations[0].body, { kind: 'json', value: { id: 'b', url: '"url":', Lines: [{ id: 1 }, { id: 2 }] } })
 })

@@ -1,7 +1,7 @@
 // Multipart intake (OData 4.0, service.md §2.3): framing, part heads, embedded requests.
 
 import t from 'tap'
-import { buildMultipartBatch } from '../../../src/batch/intake/build-batch-body.js'
+import { buildMultipartBatch } from '../../support/build-batch-body.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import { ingest, outcomeKey, randomSplit, seededRandom, summarize, summarizeOperation } from './intake-harness.js'
 
@@ -49,10 +49,13 @@ t.test('a change set with a quoted boundary, parameters in any case and order', 
   t.same(outcome.document!.operations.map((operation) => [operation.method, operation.url, operation.id]), [['DELETE', 'People(1)', '1']])
 })
 
-t.test('the request line: method upper-cased, HTTP version optional, blank lines before it skipped', async (t) => {
-  const outcome = parse(`--b\nContent-Type: application/http\n\n\n\nget People('x') HTTP/1.1\n\n\n--b\n${'Content-Type: application/http\n\nGET Products\n\n'}\n--b--\n`)
+t.test('the request line: method upper-cased, blank lines before it skipped; the HTTP version required', async (t) => {
+  const outcome = parse(`--b\nContent-Type: application/http\n\n\n\nget People('x') HTTP/1.1\n\n\n--b\n${'Content-Type: application/http\n\nGET Products HTTP/1.0\n\n'}\n--b--\n`)
   t.equal(outcome.error, undefined)
   t.same(outcome.document!.operations.map((operation) => `${operation.method} ${operation.url}`), ["GET People('x')", 'GET Products'])
+  // service.md §2.3 writes `<METHOD> <url> HTTP/1.1`; the line without its version was once tolerated.
+  const withoutVersion = parse(`--b\nContent-Type: application/http\n\n\n\nget People('x') HTTP/1.1\n\n\n--b\n${'Content-Type: application/http\n\nGET Products\n\n'}\n--b--\n`)
+  t.match(withoutVersion.error, { code: 'BatchMalformed', status: 400, message: 'Part 2: the request line "GET Products" has no HTTP version ("<METHOD> <url> HTTP/1.1").' })
 })
 
 t.test('embedded headers: names lower-cased, values trimmed, repeated ones joined', async (t) => {

@@ -2,7 +2,7 @@
 // hang, whatever the chunking.
 
 import t from 'tap'
-import { buildMultipartBatch } from '../../../src/batch/intake/build-batch-body.js'
+import { buildMultipartBatch } from '../../support/build-batch-body.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom } from './intake-harness.js'
@@ -83,6 +83,33 @@ t.test('embedded request lines', async (t) => {
   expectMalformed(t, 'a version that is not HTTP', part('GET People SPDY/3'))
   expectMalformed(t, 'a tab inside the URL', part('GET Peo\tple HTTP/1.1'))
   expectMalformed(t, 'no request line at all', '--b\nContent-Type: application/http\n\n--b--\n')
+})
+
+t.test('a request line needs its URL and its HTTP version (service.md §2.3)', async (t) => {
+  const part = (line: string): string => `--b\nContent-Type: application/http\n\n${line}\n\n\n--b--\n`
+  t.equal(expectMalformed(t, 'no HTTP version', part('GET People')), 'Part 1: the request line "GET People" has no HTTP version ("<METHOD> <url> HTTP/1.1").')
+  t.equal(expectMalformed(t, 'no HTTP version, blanks after the URL', part('DELETE People(1)  ')), 'Part 1: the request line "DELETE People(1)  " has no HTTP version ("<METHOD> <url> HTTP/1.1").')
+  t.equal(expectMalformed(t, 'an empty URL before the version', part('GET  HTTP/1.1')), 'Part 1: the request line has no URL.')
+  t.equal(expectMalformed(t, 'the version where the URL goes', part('GET HTTP/1.1')), 'Part 1: the request line has no URL.')
+  t.equal(expectMalformed(t, 'an empty URL', part('GET ')), 'Part 1: the request line has no URL.')
+  const inChangeSet = '--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\nContent-Type: application/http\nContent-ID: 1\n\nPOST People\n\n{}\n--cs--\n--b--\n'
+  t.match(expectMalformed(t, 'no HTTP version in a change set', inChangeSet), /has no HTTP version/)
+})
+
+t.test('Content-Transfer-Encoding: binary, 8bit or 7bit (service.md §2.3); anything else is 400', async (t) => {
+  const part = (encoding: string): string => `--b\nContent-Type: application/http\nContent-Transfer-Encoding: ${encoding}\n\nGET People HTTP/1.1\n\n\n--b--\n`
+  for (const encoding of ['base64', 'quoted-printable', 'x-gzip', '', 'binary;x', '8bits']) {
+    t.equal(
+      expectMalformed(t, `Content-Transfer-Encoding "${encoding}"`, part(encoding)),
+      `Part 1 has Content-Transfer-Encoding "${encoding}"; a batch part is sent as binary (or 8bit, 7bit).`,
+    )
+  }
+  const member = '--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\nContent-Type: application/http\ncontent-transfer-encoding: BASE64\nContent-ID: 1\n\nPOST People HTTP/1.1\n\n{}\n--cs--\n--b--\n'
+  t.equal(expectMalformed(t, 'base64 on a change-set member', member), 'Part 1 of the change set in part 1 has Content-Transfer-Encoding "BASE64"; a batch part is sent as binary (or 8bit, 7bit).')
+  for (const encoding of ['binary', 'BINARY', '8bit', '7bit', '  Binary  ']) {
+    const outcome = ingest(createMultipartIntake({ boundary: 'b' }), [Buffer.from(part(encoding).replace(/\n/g, '\r\n'))])
+    t.equal(outcome.error, undefined, `Content-Transfer-Encoding "${encoding}" is read`)
+  }
 })
 
 t.test('change sets', async (t) => {

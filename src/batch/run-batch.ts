@@ -1,0 +1,114 @@
+// A `$batch` whose body the intake has read, from plan to log: plan → rate rules → execute → answer → log.
+// The HTTP endpoint has already made the early refusals of decisions.md §7 (method, flavour, size,
+// OData-MaxVersion, media type, the body itself); the rest come here, in the same order: operation count
+// and structure (the plan, 400), then rate rules (429). Nothing executes until all of them pass.
+import { randomUUID } from 'node:crypto'
+import { ODataError } from '../errors.js'
+import { consumeRate, rateLimited } from '../limits/rate-limiter.js'
+import { logger } from '../log/logger.js'
+import { shouldLog } from '../log/request-log.js'
+import type { Flavour } from '../model/flavour.js'
+import type { SubjectModel } from '../model/model.js'
+import type { ResponseSink } from '../respond/response-sink.js'
+import type { ServiceContext } from '../service/service-context.js'
+import { batchLogEntries } from './batch-log-entries.js'
+import { batchSlots } from './batch-slots.js'
+import { continueOnErrorPreference } from './continue-on-error.js'
+import { CollectingSink } from './execute/collecting-sink.js'
+import { createBatchRuntime } from './execute/connection-runtime.js'
+import { executeBatch } from './execute/execute-batch.js'
+import type { BatchDocument } from './intake/index.js'
+import { OutcomeRecorder } from './outcome-recorder.js'
+import { planBatch, type BatchPlan } from './plan/plan-batch.js'
+import { JsonBatchWriter } from './respond/json-batch-writer.js'
+import { MultipartBatchWriter } from './respond/multipart-batch-writer.js'
+
+/** Where the batch's answer goes: the client's response, which says when it is done. */
+export interface BatchAnswer extends ResponseSink {
+  readonly done: boolean
+}
+
+/** What the endpoint hands on with the read body. */
+export interface BatchRun {
+  readonly answer: BatchAnswer
+  readonly headers: ReadonlyMap<string, string>
+  readonly subject: SubjectModel
+  readonly flavour: Flavour
+  /** The absolute service root, as operations' Location and context URLs use it. */
+  readonly serviceRoot: string
+  /** This batch's own root paths (`/api/v4/`, and `/api/t/<token>/v4/` when the token came in the path). */
+  readonly ownRoots: readonly string[]
+  /** The request URL as received (the log stores it without credentials). */
+  readonly url: string
+  /** The smaller of the setting and the profile's limit (decisions.md §8). */
+  readonly maxOperations: number
+}
+
+/**
+ * Runs the batch and answers it. A refusal (plan, rate rules) is logged with its status and thrown for the
+ * endpoint to answer; a failure to write the log after the batch ran is answered `500 LogWriteFailed`.
+ */
+export async function runBatch(context: ServiceContext, batch: BatchRun, document: BatchDocument): Promise<void> {
+  const started = performance.now()
+  const { answer, headers, subject } = batch
+  let plan: BatchPlan | undefined
+  try {
+    plan = planBatch(document, {
+      host: headers.get('host') ?? '',
+      ownRoots: batch.ownRoots,
+      knownMounts: [context.model.mounts.reference, context.model.mounts.token],
+      maxOperations: batch.maxOperations,
+      profileName: subject.profile.name,
+    })
+    // Rate rules come last among the checks (decisions.md §7): every operation counts.
+    const decision = await consumeRate(context.pool, subject, plan.operationCount)
+    if (!decision.allowed) throw rateLimited(decision, plan.operationCount)
+  } catch (error) {
+    if (error instanceof ODataError) await logRefusal(context, batch, error, performance.now() - started, plan?.operationCount)
+    throw error
+  }
+
+  const continueOnError = continueOnErrorPreference(headers.get('prefer'))
+  const responseHeaders: Record<string, string> = continueOnError ? { 'Preference-Applied': continueOnError } : {}
+  const level = context.settings.current.logLevel
+  const writesAnything = document.operations.some((o) => o.method !== 'GET' && o.method !== 'HEAD')
+  // With logging on, the response waits for the log: a log failure must still be answerable (500 LogWriteFailed).
+  const logging = level === 'all' || level === 'errors' || (level === 'writes' && writesAnything)
+  const output = logging ? new CollectingSink(answer) : answer
+  const formatWriter = document.format === 'multipart' ? new MultipartBatchWriter(output, responseHeaders) : new JsonBatchWriter(output, responseHeaders)
+  const recorder = new OutcomeRecorder(formatWriter)
+  const execution = { model: context.model, subject, flavour: batch.flavour, serviceRoot: batch.serviceRoot, continueOnError: continueOnError !== undefined, outer: answer }
+  await batchSlots(() => executeBatch(plan, execution, createBatchRuntime(context), recorder))
+  if (answer.done) return
+  formatWriter.finish()
+  if (!(output instanceof CollectingSink)) return
+
+  const entries = batchLogEntries(
+    {
+      level,
+      base: { at: new Date(), subject: subject.name, profile: subject.profile.name, batchId: randomUUID() },
+      url: batch.url,
+      durationMs: performance.now() - started,
+      operationCount: plan.operationCount,
+      writesAnything,
+    },
+    recorder.entries,
+  )
+  try {
+    await context.requestLog.writeBatch(entries)
+  } catch {
+    // service.md §7: the operations are committed; say which ran, so the client can reconcile.
+    const details = recorder.entries.map(({ outcome, status }) => ({ code: String(status), message: `${outcome.planned.operation.method} ${outcome.planned.operation.url}`, target: outcome.planned.operation.id ?? String(outcome.planned.operation.index + 1) }))
+    throw new ODataError('LogWriteFailed', 'The batch ran, but the request log could not be written; its operations are committed as listed in details', { details })
+  }
+  const result = output.result()
+  answer.send(result.status, result.headers, result.body)
+}
+
+/** A batch refused after its body was read (the plan's 400s, 429) is one entry with its status and code. */
+async function logRefusal(context: ServiceContext, batch: BatchRun, error: ODataError, durationMs: number, operations: number | undefined): Promise<void> {
+  if (!shouldLog(context.settings.current.logLevel, 'POST', error.status)) return
+  const entry = { at: new Date(), subject: batch.subject.name, profile: batch.subject.profile.name, method: 'POST', url: batch.url, status: error.status, durationMs, operations, errorCode: error.code }
+  // The refusal is answered whether or not its entry could be written.
+  await context.requestLog.writeBatch([entry]).catch((failure: unknown) => logger.error({ err: failure }, 'request log write failed'))
+}

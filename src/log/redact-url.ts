@@ -1,0 +1,72 @@
+// What the request log stores of a URL: no credential, whatever its spelling (decisions.md §8). Masked by
+// what authenticates rather than by one spelling of it:
+// - the `token` parameter, its name compared after percent-decoding (`%74oken=`, `TOKEN=`);
+// - the segment after every `t` segment, however the `t` and the slashes around it are written
+//   (`/t/<token>/`, a second `/t/…/`, `%2Ft%2F`, `..` detours that reach one);
+// - userinfo of an absolute or scheme-relative URL (`http://user:pass@host/…`), as batch operations may carry;
+// - every configured token, anywhere, literal or percent-encoded character by character.
+const MASK = '***'
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '))
+  } catch {
+    return text
+  }
+}
+
+/** `http://user:pass@host/…` and `//user:pass@host/…` → `http://***@host/…`. */
+function withoutUserinfo(url: string): string {
+  const authority = /^((?:[a-z][a-z0-9+.-]*:)?\/\/)([^/?#]*)/i.exec(url)
+  if (!authority) return url
+  const at = authority[2]!.lastIndexOf('@')
+  if (at < 0) return url
+  return `${authority[1]}${MASK}${url.slice(authority[1]!.length + at)}`
+}
+
+// A `t` segment: `t` or `%74`/`%54`, between separators written as `/`, `\` or percent-encoded.
+const SEPARATOR = String.raw`(?:/|\\|%2f|%5c)`
+const TOKEN_SEGMENT = new RegExp(String.raw`(${SEPARATOR}(?:t|%74|%54)${SEPARATOR})((?:(?!${SEPARATOR})[^?#])+)`, 'gi')
+
+function withoutPathTokens(path: string): string {
+  return path.replace(TOKEN_SEGMENT, (_, before: string) => `${before}${MASK}`)
+}
+
+function withoutTokenParameters(query: string): string {
+  return query
+    .split('&')
+    .map((parameter) => {
+      const equals = parameter.indexOf('=')
+      const name = equals < 0 ? parameter : parameter.slice(0, equals)
+      return decoded(name).trim().toLowerCase() === 'token' ? `${name}=${MASK}` : parameter
+    })
+    .join('&')
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** Matches `secret` with any of its characters written literally or percent-encoded. */
+function anySpelling(secret: string): RegExp {
+  let pattern = ''
+  for (const character of secret) {
+    const encoded = [...Buffer.from(character, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')
+    pattern += `(?:${escapeRegExp(character)}|${encoded})`
+  }
+  return new RegExp(pattern, 'gi')
+}
+
+const secretPatterns = new Map<string, RegExp>()
+
+export function redactUrl(url: string, secrets: readonly string[] = []): string {
+  let text = withoutUserinfo(url)
+  const queryAt = text.indexOf('?')
+  const path = queryAt < 0 ? text : text.slice(0, queryAt)
+  text = withoutPathTokens(path) + (queryAt < 0 ? '' : `?${withoutTokenParameters(text.slice(queryAt + 1))}`)
+  for (const secret of secrets) {
+    if (secret.length === 0) continue
+    let pattern = secretPatterns.get(secret)
+    if (!pattern) secretPatterns.set(secret, (pattern = anySpelling(secret)))
+    text = text.replace(pattern, MASK)
+  }
+  return text
+}

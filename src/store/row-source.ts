@@ -1,0 +1,143 @@
+// The rows of one SELECT, pulled from a mysql2 query stream one at a time by whoever writes them out
+// (src/respond/stream-rows.ts frames them as JSON for the socket). The reader decides the pace: while it
+// reads nothing (a full socket, a batch of expansions being read) the stream's buffer fills and mysql2
+// pauses the connection, so the statement waits and memory holds a few hundred rows whatever the result
+// size.
+//
+// A result given up before its end is stopped, not drained: `cancel` ends the statement with KILL QUERY
+// from another connection (MySQL and MariaDB otherwise go on running a statement whose client has left:
+// MariaDB scanned a whole million-row register for seconds) and destroys the query's connection, since a
+// connection given back with an unread result would hold its statement and its next user. `close` does
+// the same when rows are left unread, and gives the connection back otherwise.
+import type { Readable } from 'node:stream'
+import type { Connection as CallbackConnection, Query } from 'mysql2'
+import { sql } from '../sql/sql-template.js'
+import type { Pool, PoolConnection } from './pool.js'
+import { query } from './run-statement.js'
+
+/**
+ * Rows pulled from MySQL by this process so far, and rows read and dropped because their reader had given
+ * up first (gone, or failed half-way): lets tests prove a stalled reader stalls the query, and a departed
+ * one stops it before its end (a result that runs to its end arrives whole, pulled or dropped).
+ */
+export const streamStatistics = { rowsPulled: 0, rowsDropped: 0 }
+
+/** Rows mysql2 buffers before it pauses the connection. */
+const HIGH_WATER_MARK = 256
+
+export class RowSource {
+  private finished = false
+  private stopped = false
+  private destroyed = false
+  private closed = false
+  private failure: unknown
+  private wake: (() => void) | undefined
+  private readonly rows: Readable
+
+  private constructor(
+    private readonly pool: Pool,
+    private readonly connection: PoolConnection,
+    private readonly query: Query,
+  ) {
+    this.rows = query.stream({ highWaterMark: HIGH_WATER_MARK }) as unknown as Readable
+    // Awaited only when the stream has no row: an async iterator would cost a promise per row.
+    this.rows.on('readable', this.notify)
+    this.rows.on('end', () => ((this.finished = true), this.notify()))
+    this.rows.on('close', () => ((this.finished = true), this.notify()))
+    this.rows.on('error', (error: unknown) => ((this.failure = error), (this.finished = true), this.notify()))
+  }
+
+  /**
+   * Takes a connection and starts the statement on it, rows as arrays in SELECT order; undefined, with
+   * the connection given back unused, when `wanted` says the reader has gone while a connection was
+   * awaited (a statement started for it would only be killed).
+   */
+  static async open(pool: Pool, statement: { readonly sql: string; readonly values: readonly unknown[] }, wanted: () => boolean = () => true): Promise<RowSource | undefined> {
+    const connection = await pool.getConnection()
+    if (!wanted()) {
+      connection.release()
+      return undefined
+    }
+    try {
+      // Streaming needs the callback API underneath the promise wrapper.
+      const callbackConnection = (connection as unknown as { connection: CallbackConnection }).connection
+      const query = callbackConnection.query({ sql: statement.sql, rowsAsArray: true, values: statement.values as unknown[] })
+      return new RowSource(pool, connection, query)
+    } catch (error) {
+      connection.destroy()
+      throw error
+    }
+  }
+
+  private readonly notify = () => {
+    const resolve = this.wake
+    this.wake = undefined
+    resolve?.()
+  }
+
+  /** The next row if one has arrived, else null (see `ended` and `wait`); throws the statement's failure. */
+  read(): unknown[] | null {
+    const row = this.rows.read() as unknown[] | null
+    if (row === null) {
+      if (this.failure !== undefined) throw this.failure
+      return null
+    }
+    streamStatistics.rowsPulled++
+    return row
+  }
+
+  /** Every row has been read (or the statement failed, or was cancelled). */
+  get ended(): boolean {
+    return this.finished
+  }
+
+  /** Resolves when a row arrives or the result ends. */
+  wait(): Promise<void> {
+    return new Promise<void>((resolve) => (this.wake = resolve))
+  }
+
+  /** Throws the statement's failure, if it failed. */
+  throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure
+  }
+
+  /**
+   * Stops the statement when its reader gives up before its end; nothing once the result has ended or
+   * the connection has been given back (its thread id then belongs to another request).
+   */
+  cancel(): void {
+    if (this.stopped || this.finished || this.closed) return
+    this.stopped = true
+    // Destroying the stream resumes the connection: the rows sent until the KILL lands are still read,
+    // and dropped. The interruption that ends them is expected; unheard, mysql2 would take it for a
+    // fatal error of the connection.
+    streamStatistics.rowsDropped += this.rows.readableLength
+    this.query.on('result', () => streamStatistics.rowsDropped++)
+    this.query.on('error', () => undefined)
+    this.rows.destroy()
+    // Thread ids only grow, so the id cannot name another client's statement.
+    const threadId = (this.connection as unknown as { threadId?: number }).threadId
+    if (typeof threadId === 'number') query(this.pool, sql`KILL QUERY ${threadId}`).catch(() => undefined)
+    this.destroy()
+  }
+
+  /** Gives the statement up after a failure of its reader: stopped if still running, the connection destroyed. */
+  discard(): void {
+    this.cancel()
+    this.destroy()
+  }
+
+  /** The end of the read: the connection goes back to the pool, or, with rows left unread, the statement is stopped. */
+  close(): void {
+    if (this.closed) return
+    this.cancel()
+    this.closed = true
+    if (!this.destroyed) this.connection.release()
+  }
+
+  private destroy(): void {
+    if (this.destroyed) return
+    this.destroyed = true
+    this.connection.destroy()
+  }
+}

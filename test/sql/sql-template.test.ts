@@ -1,0 +1,87 @@
+// The SQL builder: the exact text and parameters of each helper, then the statements run against the
+// real database, so the text is SQL the server accepts and values of any content stay out of the text.
+import t from 'tap'
+import { SqlFragment, column, fragment, id, idList, join, list, raw, rowValues, sql } from '../../src/sql/sql-template.js'
+import { query } from '../../src/store/run-statement.js'
+import { createTestDatabase } from '../support/test-database.js'
+
+t.test('values become placeholders in text order; fragments splice in with their own values', async (t) => {
+  const period = '2024-01-01 00:00:00'
+  const inner = sql`${column('m', 'Period')} < ${period}`
+  const statement = sql`SELECT ${raw('COUNT(*)')} FROM ${id('ar_Stock')} AS m WHERE ${inner} AND m.${id('Active')} = ${1}`
+  t.equal(statement.text, 'SELECT COUNT(*) FROM `ar_Stock` AS m WHERE m.`Period` < ? AND m.`Active` = ?')
+  t.same(statement.parameters, [period, 1])
+  t.equal(id('a`b').text, '`a``b`', 'a backquote in a name is doubled')
+  t.same(id('x').parameters, [])
+})
+
+t.test('join, with a text or a fragment between', async (t) => {
+  const parts = [sql`a = ${1}`, sql`b = ${2}`, raw('c IS NULL')]
+  const and = join(parts, ' AND ')
+  t.equal(and.text, 'a = ? AND b = ? AND c IS NULL')
+  t.same(and.parameters, [1, 2])
+  const between = join([sql`${'x'}`, sql`${'y'}`], sql` + ${0} + `)
+  t.equal(between.text, '? + ? + ?')
+  t.same(between.parameters, ['x', 0, 'y'])
+  t.equal(join([]).text, '')
+})
+
+t.test('idList and list', async (t) => {
+  t.equal(idList(['Ref_Key', 'Дата']).text, '`Ref_Key`, `Дата`')
+  const keys = list(['k1', 'k2', 'k3'])
+  t.equal(keys.text, '?, ?, ?')
+  t.same(keys.parameters, ['k1', 'k2', 'k3'])
+  t.throws(() => list([]), /empty/)
+})
+
+t.test('rowValues: one group per row, values flattened row by row', async (t) => {
+  const rows = [
+    ['a', 1, null],
+    ['b', 2, 'x'],
+  ]
+  const values = rowValues(rows, 3)
+  t.equal(values.text, '(?, ?, ?), (?, ?, ?)')
+  t.same(values.parameters, ['a', 1, null, 'b', 2, 'x'])
+  const insert = sql`INSERT INTO ${id('t')} (${idList(['k', 'n', 's'])}) VALUES ${values}`
+  t.equal(insert.text, 'INSERT INTO `t` (`k`, `n`, `s`) VALUES (?, ?, ?), (?, ?, ?)')
+  t.same(rowValues([[7]], 1).text, '(?)')
+  t.throws(() => rowValues([['a', 1]], 3), /2 values for 3 columns/, 'a row of the wrong width is refused')
+  t.throws(() => rowValues([], 3), /empty/)
+})
+
+t.test('thousands of rows: no spread of the values, text and values in step', async (t) => {
+  const rows = Array.from({ length: 20_000 }, (_, i) => [i, `r${i}`, i % 2, null, 'x'])
+  const insert = sql`INSERT INTO t VALUES ${rowValues(rows, 5)}`
+  t.equal(insert.parameters.length, 100_000)
+  t.equal(insert.text.split('?').length - 1, 100_000)
+  t.same(insert.parameters.slice(-5), [19_999, 'r19999', 1, null, 'x'])
+  const wide = join([insert, insert], ' ; ')
+  t.equal(wide.parameters.length, 200_000, 'join copies large value lists without a stack overflow')
+})
+
+t.test('fragment() takes a compiled query', async (t) => {
+  const f = fragment({ sql: 'SELECT ?', parameters: [5] })
+  t.ok(f instanceof SqlFragment)
+  t.equal(f.text, 'SELECT ?')
+  t.same(f.parameters, [5])
+})
+
+t.test('the server accepts the statements, and values of any content stay values', async (t) => {
+  const database = await createTestDatabase('sql_template')
+  t.teardown(() => database.drop())
+  const pool = database.pool
+  const table = 'sql template `test`'
+  await query(pool, sql`CREATE TABLE ${id(table)} (${id('k')} VARCHAR(20) PRIMARY KEY, ${id('n')} INT NOT NULL, ${id('s')} VARCHAR(40) NULL)`)
+  const hostile = "x'); DROP TABLE t; -- \\ `"
+  const rows = [
+    ['a', 1, hostile],
+    ['b', 2, null],
+    ['c', 3, 'three'],
+  ]
+  await query(pool, sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValues(rows, 3)}`)
+  const read = await query<{ k: string; n: number; s: string | null }[]>(pool, sql`SELECT ${idList(['k', 'n', 's'])} FROM ${id(table)} WHERE ${id('k')} IN (${list(['a', 'b', 'c'])}) AND ${id('n')} >= ${1} ORDER BY ${id('k')}`)
+  t.same(
+    read.map((r) => [r.k, r.n, r.s]),
+    rows,
+  )
+})

@@ -1,0 +1,100 @@
+// The row source on its own (the HTTP streaming tests cover it through the answer): the reader sets the
+// pace, a result given up before its end is stopped on the server and its connection destroyed, and a
+// result read to its end gives its connection back alive.
+import t from 'tap'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { id, raw, rowValues, sql } from '../../src/sql/sql-template.js'
+import { RowSource, streamStatistics } from '../../src/store/row-source.js'
+import { query } from '../../src/store/run-statement.js'
+import { createTestDatabase } from '../support/test-database.js'
+
+const database = await createTestDatabase('store_row_source')
+t.teardown(() => database.drop())
+const pool = database.pool
+await query(pool, sql`CREATE TABLE ${id('n')} (${id('i')} INT NOT NULL PRIMARY KEY)`)
+await query(pool, sql`INSERT INTO ${id('n')} (${id('i')}) VALUES ${rowValues(Array.from({ length: 1000 }, (_, i) => [i]), 1)}`)
+
+/**
+ * A billion rows, made by the server as they are read (more than socket buffers could ever hold, so the
+ * statement cannot end by itself while the test runs); the comment finds it in the process list.
+ */
+function billion(marker: string) {
+  const statement = sql`SELECT a.${id('i')}, b.${id('i')}, c.${id('i')} FROM ${id('n')} AS a CROSS JOIN ${id('n')} AS b CROSS JOIN ${id('n')} AS c WHERE a.${id('i')} >= ${0} /* ${raw(marker)} */`
+  return { sql: statement.text, values: statement.parameters }
+}
+
+async function threadOf(marker: string): Promise<number | undefined> {
+  const rows = await query<{ id: number }[]>(pool, sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE INFO LIKE ${`%${marker}%`} AND ID <> CONNECTION_ID()`)
+  return rows[0] === undefined ? undefined : Number(rows[0].id)
+}
+
+async function threadAlive(thread: number): Promise<boolean> {
+  const rows = await query<unknown[]>(pool, sql`SELECT ID FROM information_schema.PROCESSLIST WHERE ID = ${thread}`)
+  return rows.length > 0
+}
+
+async function readAll(source: RowSource): Promise<unknown[][]> {
+  const rows: unknown[][] = []
+  for (;;) {
+    const row = source.read()
+    if (row !== null) rows.push(row)
+    else if (source.ended) return rows
+    else await source.wait()
+  }
+}
+
+t.test('a reader that stops reading stalls the statement; closing with rows unread stops it and destroys the connection', async (t) => {
+  const marker = 'row-source test: given up'
+  const pulledBefore = streamStatistics.rowsPulled
+  const source = (await RowSource.open(pool, billion(marker)))!
+  let taken = 0
+  while (taken < 10) {
+    if (source.read() === null) await source.wait()
+    else taken++
+  }
+  const thread = await threadOf(marker)
+  t.ok(thread !== undefined, 'the statement runs on the server')
+  await sleep(300)
+  const stalled = streamStatistics.rowsPulled
+  await sleep(300)
+  t.equal(streamStatistics.rowsPulled, stalled, 'nothing is pulled while nothing is read')
+  t.ok(stalled - pulledBefore < 1_000_000, 'the statement waits part-way')
+  source.close()
+  let alive = true
+  for (let i = 0; i < 50 && alive; i++) {
+    await sleep(100)
+    alive = await threadAlive(thread!)
+  }
+  t.notOk(alive, 'the statement was stopped and its connection closed')
+  t.equal(await threadOf(marker), undefined)
+})
+
+t.test('a result read to its end gives its connection back alive', async (t) => {
+  const marker = 'row-source test: read whole'
+  const small = sql`SELECT ${id('i')} FROM ${id('n')} WHERE ${id('i')} < ${5} ORDER BY ${id('i')} /* ${raw(marker)} */`
+  const source = (await RowSource.open(pool, { sql: small.text, values: small.parameters }))!
+  const rows = await readAll(source)
+  t.same(
+    rows.map((r) => r[0]),
+    [0, 1, 2, 3, 4],
+  )
+  const threads = await query<{ id: number }[]>(pool, sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = DATABASE()`)
+  source.close()
+  await sleep(200)
+  const after = await query<{ id: number }[]>(pool, sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = DATABASE()`)
+  t.same(after.map((r) => r.id).sort(), threads.map((r) => r.id).sort(), 'no connection was closed')
+})
+
+t.test('a reader gone while a connection was awaited starts no statement', async (t) => {
+  const source = await RowSource.open(pool, billion('row-source test: never started'), () => false)
+  t.equal(source, undefined)
+  t.equal(await threadOf('row-source test: never started'), undefined)
+})
+
+t.test('a failing statement throws at read, and its connection is not given back', async (t) => {
+  const bad = sql`SELECT ${id('missing')} FROM ${id('n')}`
+  const source = (await RowSource.open(pool, { sql: bad.text, values: bad.parameters }))!
+  await t.rejects(readAll(source), /missing/)
+  source.discard()
+  source.close()
+})
