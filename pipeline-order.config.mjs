@@ -23,21 +23,6 @@ export const stages = [
 // matches any import is reported, so it can be removed.
 export const exceptions = [
   {
-    from: 'src/virtual/read-virtual-table.ts',
-    to: 'src/service/',
-    why: 'the virtual-table handler moves into src/service; src/virtual becomes a source provider',
-  },
-  {
-    from: 'src/virtual/',
-    to: 'src/service/read/query-runner.ts',
-    why: 'virtual tables run their queries through the read pipeline\'s runner; ends when the runner lives below (a row source in src/store)',
-  },
-  {
-    from: 'src/virtual/grouping.ts',
-    to: 'src/service/read/parsed-read-options.ts',
-    why: 'grouping reads the parsed options of the read; ends with the source-provider rework of src/virtual',
-  },
-  {
     from: 'src/errors.ts',
     to: 'src/store/database-failures.ts',
     why: 'toODataError tells lock timeouts and an unreachable database by the driver\'s codes; the codes can move below store',
