@@ -18,15 +18,28 @@ import type { SqlRunner } from './sql-runner.js'
 import { id, join, sql, type SqlFragment } from '../sql/sql-template.js'
 
 /** The kinds named by an ExtraDimensions parameter, checked against the chart; undefined when not given. */
-export function chosenKinds(tables: AccountingTables, names: readonly string[] | undefined, parameter: string): readonly string[] | undefined {
+export function chosenKinds(
+  tables: AccountingTables,
+  names: readonly string[] | undefined,
+  parameter: string,
+): readonly string[] | undefined {
   if (names === undefined) return undefined
   if (names.length > tables.maxExtDimensions) {
-    throw new ODataError('InvalidParameter', `${parameter} names ${names.length} kinds of extra dimensions; the chart allows at most ${tables.maxExtDimensions}`, { target: parameter })
+    throw new ODataError(
+      'InvalidParameter',
+      `${parameter} names ${names.length} kinds of extra dimensions; the chart allows at most ${tables.maxExtDimensions}`,
+      { target: parameter },
+    )
   }
   const known = tables.kinds.map((k) => k.name)
   const seen = new Set<string>()
   for (const name of names) {
-    if (!known.includes(name)) throw new ODataError('InvalidParameter', `${name} is not a kind of extra dimension of ${tables.chart.name}; the kinds are ${known.join(', ')}`, { target: parameter })
+    if (!known.includes(name))
+      throw new ODataError(
+        'InvalidParameter',
+        `${name} is not a kind of extra dimension of ${tables.chart.name}; the kinds are ${known.join(', ')}`,
+        { target: parameter },
+      )
     if (seen.has(name)) throw new ODataError('InvalidParameter', `${parameter} names ${name} twice`, { target: parameter })
     seen.add(name)
   }
@@ -45,7 +58,7 @@ export function extDimensionCount(tables: AccountingTables, kinds: readonly stri
 
 /** The accounts of the chart as a derived table with the chart's columns, made from the configuration. */
 function accountRows(tables: AccountingTables): SqlFragment {
-  const valueOf = (account: AccountingTables['accounts'][number], property: string): unknown => {
+  const columnValue = (account: AccountingTables['accounts'][number], property: string): unknown => {
     switch (property) {
       case 'Ref_Key':
         return account.key
@@ -64,7 +77,9 @@ function accountRows(tables: AccountingTables): SqlFragment {
     }
   }
   const columns = tables.chart.properties
-  const rows = tables.accounts.map((account) => sql`SELECT ${join(columns.map((p) => sql`${valueOf(account, p.name)} AS ${id(p.column)}`))}`)
+  const rows = tables.accounts.map(
+    (account) => sql`SELECT ${join(columns.map((p) => sql`${columnValue(account, p.name)} AS ${id(p.column)}`))}`,
+  )
   return join(rows, ' UNION ALL ')
 }
 
@@ -72,7 +87,13 @@ function accountRows(tables: AccountingTables): SqlFragment {
  * The keys of the accounts an AccountCondition (or BalancedAccountCondition) selects; undefined when the
  * parameter is not given.
  */
-export async function selectedAccounts(tables: AccountingTables, args: VirtualTableArguments, parameter: 'AccountCondition' | 'BalancedAccountCondition', context: ConditionContext, run: SqlRunner): Promise<readonly string[] | undefined> {
+export async function selectedAccounts(
+  tables: AccountingTables,
+  args: VirtualTableArguments,
+  parameter: 'AccountCondition' | 'BalancedAccountCondition',
+  context: ConditionContext,
+  run: SqlRunner,
+): Promise<readonly string[] | undefined> {
   const text = args.conditions.get(parameter)
   if (text === undefined) return undefined
   if (tables.accounts.length === 0) return []

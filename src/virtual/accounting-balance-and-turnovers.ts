@@ -22,7 +22,8 @@ export const accountingBalanceAndTurnovers: VirtualTable = {
   name: 'BalanceAndTurnovers',
   ...accountingGrouped(false),
   periodColumns: (args: VirtualTableArguments) => periodColumnsOf(args.periodicity),
-  completeGrouping: (columns, args) => withTypeColumns(args.periodicity === undefined || columns.includes('Account_Key') ? columns : ['Account_Key', ...columns]),
+  completeGrouping: (columns, args) =>
+    withTypeColumns(args.periodicity === undefined || columns.includes('Account_Key') ? columns : ['Account_Key', ...columns]),
   async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
     const reader = await AccountingReader.create(call, run, false)
     const tables = reader.tables

@@ -19,7 +19,9 @@ import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
 /** What the grouped accounting functions share: their groupable columns, argument checks and Condition. */
-export function accountingGrouped(balanced: boolean): Pick<VirtualTable, 'grouped' | 'groupableColumns' | 'checkArguments' | 'bindCondition' | 'conditionColumns'> {
+export function accountingGrouped(
+  balanced: boolean,
+): Pick<VirtualTable, 'grouped' | 'groupableColumns' | 'checkArguments' | 'bindCondition' | 'conditionColumns'> {
   const groupable = (tables: RegisterTables, args: VirtualTableArguments) => accountingGroupable(accountingTables(tables), args, balanced)
   const allowed = (args: VirtualTableArguments, tables: RegisterTables, periodColumns: readonly string[]) => [
     ...groupable(tables, args).filter((c) => c !== 'Account_Key' && c !== 'BalancedAccount_Key'),
@@ -30,8 +32,13 @@ export function accountingGrouped(balanced: boolean): Pick<VirtualTable, 'groupe
     groupableColumns: groupable,
     checkArguments: (args: VirtualTableArguments, tables: RegisterTables) => checkAccountingArguments(args, accountingTables(tables)),
     conditionColumns: () => [],
-    bindCondition: (text: string, args: VirtualTableArguments, tables: RegisterTables, context: ConditionContext, signature: VirtualTableSignature) =>
-      bindSideCondition(text, accountingTables(tables), signature, allowed(args, tables, movementColumns(args)), context),
+    bindCondition: (
+      text: string,
+      args: VirtualTableArguments,
+      tables: RegisterTables,
+      context: ConditionContext,
+      signature: VirtualTableSignature,
+    ) => bindSideCondition(text, accountingTables(tables), signature, allowed(args, tables, movementColumns(args)), context),
   }
 }
 
@@ -44,7 +51,9 @@ function movementColumns(args: VirtualTableArguments): string[] {
 
 /** The columns the rows are made per: the result's groups and the account (for the sides of balances). */
 export function perAccountGroup(call: VirtualTableCall, balanced: boolean): string[] {
-  return accountingGroupable(accountingTables(call.tables), call.arguments, balanced).filter((c) => c === 'Account_Key' || call.groupColumns.includes(c))
+  return accountingGroupable(accountingTables(call.tables), call.arguments, balanced).filter(
+    (c) => c === 'Account_Key' || call.groupColumns.includes(c),
+  )
 }
 
 export const accountingBalance: VirtualTable = {
@@ -56,15 +65,30 @@ export const accountingBalance: VirtualTable = {
     const reader = await AccountingReader.create(call, run, false)
     const tables = reader.tables
     const inner = perAccountGroup(call, false)
-    const layout = { constants: [], group: inner, values: tables.resources.map((resource, i) => ({ name: `_b${i}`, resource, flow: 'net' as const })) }
+    const layout = {
+      constants: [],
+      group: inner,
+      values: tables.resources.map((resource, i) => ({ name: `_b${i}`, resource, flow: 'net' as const })),
+    }
     const parts = await balanceParts(reader, call.arguments.period, layout, run)
-    const perAccount = combine(parts, inner, tables.resources.map((_, i) => ({ name: `_b${i}`, value: (v: (name: string) => SqlFragment) => v(`_b${i}`) })), true)
+    const perAccount = combine(
+      parts,
+      inner,
+      tables.resources.map((_, i) => ({ name: `_b${i}`, value: (v: (name: string) => SqlFragment) => v(`_b${i}`) })),
+      true,
+    )
     const finals = tables.resources.flatMap((resource, i) => {
       const balance = (v: (name: string) => SqlFragment) => sql`${v(`_b${i}`)}`
       return [
         { name: `${resource}Balance`, value: balance },
-        { name: `${resource}BalanceDr`, value: (v: (name: string) => SqlFragment) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Dr') },
-        { name: `${resource}BalanceCr`, value: (v: (name: string) => SqlFragment) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Cr') },
+        {
+          name: `${resource}BalanceDr`,
+          value: (v: (name: string) => SqlFragment) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Dr'),
+        },
+        {
+          name: `${resource}BalanceCr`,
+          value: (v: (name: string) => SqlFragment) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Cr'),
+        },
       ]
     })
     return fromAccountRows(perAccount, call.groupColumns, call.groupColumns.includes('Account_Key'), finals)

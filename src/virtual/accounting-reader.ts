@@ -51,7 +51,12 @@ export function accountingTables(tables: RegisterTables): AccountingTables {
  */
 export function accountingGroupable(tables: AccountingTables, args: VirtualTableArguments, balanced: boolean): string[] {
   const own = extDimensionNames('', extDimensionCount(tables, args.extraDimensions)).flatMap((c) => [c.value, c.type])
-  const other = balanced ? ['BalancedAccount_Key', ...extDimensionNames('Balanced', extDimensionCount(tables, args.balancedExtraDimensions)).flatMap((c) => [c.value, c.type])] : []
+  const other = balanced
+    ? [
+        'BalancedAccount_Key',
+        ...extDimensionNames('Balanced', extDimensionCount(tables, args.balancedExtraDimensions)).flatMap((c) => [c.value, c.type]),
+      ]
+    : []
   return ['Account_Key', ...own, ...other, ...tables.dimensions]
 }
 
@@ -71,7 +76,13 @@ export function withTypeColumns(columns: readonly string[]): string[] {
  * recorder columns a periodicity fills), never an account (AccountCondition is for that) or a resource
  * (service.md §4.2 rule 1).
  */
-export function bindSideCondition(text: string, tables: AccountingTables, signature: VirtualTableSignature, allowed: readonly string[], context: ConditionContext): RecordCondition {
+export function bindSideCondition(
+  text: string,
+  tables: AccountingTables,
+  signature: VirtualTableSignature,
+  allowed: readonly string[],
+  context: ConditionContext,
+): RecordCondition {
   const byName = new Map(signature.resultProperties.map((p) => [p.name, p] as const))
   const records = tables.records
   const properties = [
@@ -80,11 +91,23 @@ export function bindSideCondition(text: string, tables: AccountingTables, signat
     // Named only to be refused as resources.
     ...records.properties.filter((p) => p.role === 'resource'),
   ]
-  const columns: SourceColumn[] = properties.map((property) => Object.freeze({ name: property.name, property: byName.get(property.name) ?? property, type: property.edmType, sqlName: property.name, surrogate: false }))
+  const columns: SourceColumn[] = properties.map((property) =>
+    Object.freeze({
+      name: property.name,
+      property: byName.get(property.name) ?? property,
+      type: property.edmType,
+      sqlName: property.name,
+      surrogate: false,
+    }),
+  )
   const navigations = new Map<string, SourceNavigation>()
   for (const c of columns) {
     const reference = c.property.reference
-    if (reference) navigations.set(reference.navigation, Object.freeze({ kind: 'reference', name: reference.navigation, targetSet: reference.targetSet, foreignKey: c }))
+    if (reference)
+      navigations.set(
+        reference.navigation,
+        Object.freeze({ kind: 'reference', name: reference.navigation, targetSet: reference.targetSet, foreignKey: c }),
+      )
   }
   const source: QueryableSource = {
     name: records.name,
@@ -96,7 +119,8 @@ export function bindSideCondition(text: string, tables: AccountingTables, signat
     ordering: [],
     entitySet: undefined,
   }
-  const describe = (name: string) => (name === 'Account_Key' || name === 'BalancedAccount_Key' ? 'an account (accounts are chosen by AccountCondition)' : undefined)
+  const describe = (name: string) =>
+    name === 'Account_Key' || name === 'BalancedAccount_Key' ? 'an account (accounts are chosen by AccountCondition)' : undefined
   return RecordCondition.bindOver(text, source, new Set(allowed), context, 'Condition', describe)
 }
 
@@ -129,7 +153,9 @@ export class AccountingReader implements PartsReader {
   static async create(call: VirtualTableCall, run: SqlRunner, balancedColumns: boolean): Promise<AccountingReader> {
     const tables = accountingTables(call.tables)
     const accounts = await selectedAccounts(tables, call.arguments, 'AccountCondition', call.context, run)
-    const balancedAccounts = balancedColumns ? await selectedAccounts(tables, call.arguments, 'BalancedAccountCondition', call.context, run) : undefined
+    const balancedAccounts = balancedColumns
+      ? await selectedAccounts(tables, call.arguments, 'BalancedAccountCondition', call.context, run)
+      : undefined
     return new AccountingReader(call, balancedColumns, accounts, balancedAccounts)
   }
 
@@ -147,7 +173,11 @@ export class AccountingReader implements PartsReader {
 
   totalsRowsAreGroups(group: readonly string[]): boolean {
     if (this.kinds !== undefined) return false
-    const key = ['Account_Key', ...extDimensionNames('', this.tables.maxExtDimensions).flatMap((c) => [c.value, c.type]), ...this.tables.dimensions]
+    const key = [
+      'Account_Key',
+      ...extDimensionNames('', this.tables.maxExtDimensions).flatMap((c) => [c.value, c.type]),
+      ...this.tables.dimensions,
+    ]
     return key.every((c) => group.includes(c))
   }
 
@@ -180,7 +210,12 @@ export class AccountingReader implements PartsReader {
    * The extra dimensions of one side under the result's names: positional (`ExtDimension<side><N>`), or
    * by the kinds chosen (a CASE over the accounts that have each kind).
    */
-  private extItems(prefix: '' | 'Balanced', kinds: readonly string[] | undefined, account: SqlFragment, stored: (position: number) => { value: string; type: string }): Item[] {
+  private extItems(
+    prefix: '' | 'Balanced',
+    kinds: readonly string[] | undefined,
+    account: SqlFragment,
+    stored: (position: number) => { value: string; type: string },
+  ): Item[] {
     const names = extDimensionNames(prefix, extDimensionCount(this.tables, kinds))
     if (kinds === undefined) {
       return names.flatMap((name, i) => [
@@ -189,9 +224,16 @@ export class AccountingReader implements PartsReader {
       ])
     }
     return kinds.flatMap((kind, i) => {
-      const holders = this.tables.accounts.flatMap((a) => (a.extDimensions.includes(kind) ? [{ key: a.key, position: a.extDimensions.indexOf(kind) + 1 }] : []))
+      const holders = this.tables.accounts.flatMap((a) =>
+        a.extDimensions.includes(kind) ? [{ key: a.key, position: a.extDimensions.indexOf(kind) + 1 }] : [],
+      )
       const pick = (which: 'value' | 'type', empty: string) =>
-        holders.length === 0 ? sql`${empty}` : sql`CASE ${account} ${join(holders.map((h) => sql`WHEN ${h.key} THEN ${column(M, stored(h.position)[which])}`), ' ')} ELSE ${empty} END`
+        holders.length === 0
+          ? sql`${empty}`
+          : sql`CASE ${account} ${join(
+              holders.map((h) => sql`WHEN ${h.key} THEN ${column(M, stored(h.position)[which])}`),
+              ' ',
+            )} ELSE ${empty} END`
       return [
         { name: names[i]!.value, value: pick('value', EMPTY_GUID) },
         { name: names[i]!.type, value: pick('type', '') },
@@ -216,19 +258,36 @@ export class AccountingReader implements PartsReader {
     const other = side === 'Dr' ? 'Cr' : 'Dr'
     const account = column(M, `Account${side}_Key`)
     const otherAccount = column(M, `Account${other}_Key`)
-    const stored = (s: 'Dr' | 'Cr') => (position: number) => ({ value: `ExtDimension${s}${position}`, type: `ExtDimension${s}${position}_Type` })
+    const stored = (s: 'Dr' | 'Cr') => (position: number) => ({
+      value: `ExtDimension${s}${position}`,
+      type: `ExtDimension${s}${position}_Type`,
+    })
     const items: Item[] = [
       ...['Period', 'Active', 'Recorder', 'Recorder_Type', 'LineNumber'].map((name) => ({ name, value: column(M, name) })),
       { name: 'Account_Key', value: account },
       ...this.extItems('', this.kinds, account, stored(side)),
-      ...(this.withBalanced ? [{ name: 'BalancedAccount_Key', value: otherAccount }, ...this.extItems('Balanced', this.balancedKinds, otherAccount, stored(other))] : []),
+      ...(this.withBalanced
+        ? [
+            { name: 'BalancedAccount_Key', value: otherAccount },
+            ...this.extItems('Balanced', this.balancedKinds, otherAccount, stored(other)),
+          ]
+        : []),
       ...this.tables.dimensions.map((name) => ({ name, value: column(M, name) })),
       ...this.resourceItems(side),
     ]
-    const filters = [...where, ...(this.accounts === undefined ? [] : [inAccounts(account, this.accounts)]), ...(this.balancedAccounts === undefined ? [] : [inAccounts(otherAccount, this.balancedAccounts)])]
+    const filters = [
+      ...where,
+      ...(this.accounts === undefined ? [] : [inAccounts(account, this.accounts)]),
+      ...(this.balancedAccounts === undefined ? [] : [inAccounts(otherAccount, this.balancedAccounts)]),
+    ]
     const select = sql`SELECT ${join(items.map((item) => sql`${item.value} AS ${id(item.name)}`))} FROM ${id(this.tables.records.table)} AS ${raw(M)}${filters.length === 0 ? raw('') : sql` WHERE ${join(filters, ' AND ')}`}`
     const condition = this.call.condition
-    return condition === undefined ? select : condition.over(select, items.map((item) => item.name))
+    return condition === undefined
+      ? select
+      : condition.over(
+          select,
+          items.map((item) => item.name),
+        )
   }
 
   movements(where: readonly SqlFragment[]): SqlFragment {
@@ -247,6 +306,13 @@ export class AccountingReader implements PartsReader {
     const filter = this.accounts === undefined ? raw('') : sql` WHERE ${inAccounts(account, this.accounts)}`
     const select = sql`SELECT ${join(items.map((item) => sql`${item.value} AS ${id(item.name)}`))} FROM ${id(this.tables.totalsTable)} AS ${raw(M)}${filter}`
     const condition = this.call.condition
-    return sql`(${condition === undefined ? select : condition.over(select, items.map((item) => item.name))})`
+    return sql`(${
+      condition === undefined
+        ? select
+        : condition.over(
+            select,
+            items.map((item) => item.name),
+          )
+    })`
   }
 }

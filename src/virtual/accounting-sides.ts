@@ -34,12 +34,22 @@ export interface FinalColumn {
  * row when the result groups by the account too, otherwise summed per group of the result (one row, the
  * total, when it groups by nothing). Groups whose values are all zero are left out.
  */
-export function fromAccountRows(perAccount: SqlFragment, keys: readonly string[], accountGrouped: boolean, finals: readonly FinalColumn[]): SqlFragment {
+export function fromAccountRows(
+  perAccount: SqlFragment,
+  keys: readonly string[],
+  accountGrouped: boolean,
+  finals: readonly FinalColumn[],
+): SqlFragment {
   const G = 'g'
   const v = (name: string) => column(G, name)
   const keyItems = keys.map((key) => column(G, key))
-  if (accountGrouped) return sql`SELECT ${join([...keyItems, ...finals.map((f) => sql`${f.value(v)} AS ${id(f.name)}`)])} FROM (${perAccount}) AS ${raw(G)}`
-  if (keys.length === 0) return sql`SELECT ${join(finals.map((f) => sql`COALESCE(SUM(${f.value(v)}), 0) AS ${id(f.name)}`))} FROM (${perAccount}) AS ${raw(G)}`
+  if (accountGrouped)
+    return sql`SELECT ${join([...keyItems, ...finals.map((f) => sql`${f.value(v)} AS ${id(f.name)}`)])} FROM (${perAccount}) AS ${raw(G)}`
+  if (keys.length === 0)
+    return sql`SELECT ${join(finals.map((f) => sql`COALESCE(SUM(${f.value(v)}), 0) AS ${id(f.name)}`))} FROM (${perAccount}) AS ${raw(G)}`
   const summed = finals.map((f) => sql`SUM(${f.value(v)})`)
-  return sql`SELECT ${join([...keyItems, ...summed.map((s, i) => sql`${s} AS ${id(finals[i]!.name)}`)])} FROM (${perAccount}) AS ${raw(G)} GROUP BY ${join(keyItems)} HAVING ${join(summed.map((s) => sql`${s} <> 0`), ' OR ')}`
+  return sql`SELECT ${join([...keyItems, ...summed.map((s, i) => sql`${s} AS ${id(finals[i]!.name)}`)])} FROM (${perAccount}) AS ${raw(G)} GROUP BY ${join(keyItems)} HAVING ${join(
+    summed.map((s) => sql`${s} <> 0`),
+    ' OR ',
+  )}`
 }

@@ -39,7 +39,13 @@ export const accountingTurnovers: VirtualTable = {
       { name: `_i${i}`, resource, flow: 'receipt' as const },
       { name: `_e${i}`, resource, flow: 'expense' as const },
     ])
-    const parts = turnoverParts(reader, call.arguments.startPeriod, call.arguments.endPeriod, { constants: [], group: call.groupColumns, values }, periodKeys(call))
+    const parts = turnoverParts(
+      reader,
+      call.arguments.startPeriod,
+      call.arguments.endPeriod,
+      { constants: [], group: call.groupColumns, values },
+      periodKeys(call),
+    )
     const finals = resources.flatMap((resource, i) => [
       { name: `${resource}Turnover`, value: (v: V) => sql`(${v(`_i${i}`)} - ${v(`_e${i}`)})` },
       { name: `${resource}TurnoverDr`, value: (v: V) => v(`_i${i}`) },

@@ -24,7 +24,10 @@ export const extDimensions: VirtualTable = {
         return sql`SELECT ${account.key} AS Account_Key, ${raw(String(i + 1))} AS LineNumber, ${kind} AS ExtDimensionType, ${valueType} AS ExtDimensionType_Type`
       }),
     )
-    if (rows.length === 0) return raw("SELECT CAST(NULL AS CHAR(36)) AS Account_Key, 0 AS LineNumber, '' AS ExtDimensionType, '' AS ExtDimensionType_Type FROM DUAL WHERE 1 = 0")
+    if (rows.length === 0)
+      return raw(
+        "SELECT CAST(NULL AS CHAR(36)) AS Account_Key, 0 AS LineNumber, '' AS ExtDimensionType, '' AS ExtDimensionType_Type FROM DUAL WHERE 1 = 0",
+      )
     return join(rows, ' UNION ALL ')
   },
 }

@@ -21,8 +21,18 @@ export function checkOrder(order: string, properties: readonly string[]): void {
   if (order.trim() === '') return
   for (const item of items) {
     const match = /^([\p{L}\p{N}_]+)(?:\s+(asc|desc))?$/iu.exec(item)
-    if (!match) throw new ODataError('InvalidParameter', `Order item ${JSON.stringify(item)} is not a property name, optionally followed by asc or desc`, { target: 'Order' })
-    if (!properties.includes(match[1]!)) throw new ODataError('InvalidParameter', `Order names ${match[1]}, which is not a property of the result; its properties are ${properties.join(', ')}`, { target: 'Order' })
+    if (!match)
+      throw new ODataError(
+        'InvalidParameter',
+        `Order item ${JSON.stringify(item)} is not a property name, optionally followed by asc or desc`,
+        { target: 'Order' },
+      )
+    if (!properties.includes(match[1]!))
+      throw new ODataError(
+        'InvalidParameter',
+        `Order names ${match[1]}, which is not a property of the result; its properties are ${properties.join(', ')}`,
+        { target: 'Order' },
+      )
   }
 }
 
@@ -34,7 +44,11 @@ export const recordsWithExtDimensions: VirtualTable = {
   conditionColumns: (_args: VirtualTableArguments, tables: RegisterTables) => tables.records.properties.map((p) => p.name),
   rowKey: () => KEY,
   checkArguments(args: VirtualTableArguments, tables: RegisterTables) {
-    if (args.order !== undefined) checkOrder(args.order, tables.records.properties.filter((p) => p.name !== 'Active').map((p) => p.name))
+    if (args.order !== undefined)
+      checkOrder(
+        args.order,
+        tables.records.properties.filter((p) => p.name !== 'Active').map((p) => p.name),
+      )
   },
   async relation(call: VirtualTableCall): Promise<SqlFragment> {
     const records = call.tables.records

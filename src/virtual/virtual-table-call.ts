@@ -31,11 +31,17 @@ export interface FunctionCall {
  * its arguments from both places, the columns it fills and its grouping (from the parsed read options),
  * and its Condition bound. `custom` are the query string's non-system parameters.
  */
-export function prepareCall(model: ServiceModel, path: FunctionCall, custom: ReadonlyMap<string, string>, options: CallOptions): { table: VirtualTable; call: VirtualTableCall } {
+export function prepareCall(
+  model: ServiceModel,
+  path: FunctionCall,
+  custom: ReadonlyMap<string, string>,
+  options: CallOptions,
+): { table: VirtualTable; call: VirtualTableCall } {
   const signature = path.function
   const table = virtualTableFor(path.set, signature.name)
   const tables = registerTables(model, path.set)
-  if (table === undefined || tables === undefined) throw new ODataError('NotImplemented', `${signature.name} of ${path.set.name} is not available`)
+  if (table === undefined || tables === undefined)
+    throw new ODataError('NotImplemented', `${signature.name} of ${path.set.name} is not available`)
   const args = parseVirtualTableArguments(path.set, signature, path.parameters, custom)
   table.checkArguments?.(args, tables)
   const shape = callShape(table, tables, signature, args, options)
@@ -51,12 +57,20 @@ export function prepareCall(model: ServiceModel, path: FunctionCall, custom: Rea
       ? undefined
       : table.bindCondition !== undefined
         ? table.bindCondition(conditionText, args, tables, context, signature)
-        : RecordCondition.bind(conditionText, tables.records, new Set([...table.groupableColumns(tables, args), ...table.conditionColumns(args, tables)]), context)
+        : RecordCondition.bind(
+            conditionText,
+            tables.records,
+            new Set([...table.groupableColumns(tables, args), ...table.conditionColumns(args, tables)]),
+            context,
+          )
   return { table, call: { model, register: path.set, tables, signature, arguments: args, ...shape, condition, context } }
 }
 
 /** The rows of a prepared call as a queryable source. */
-export async function virtualTableSource(prepared: { table: VirtualTable; call: VirtualTableCall }, run: SqlRunner): Promise<QueryableSource> {
+export async function virtualTableSource(
+  prepared: { table: VirtualTable; call: VirtualTableCall },
+  run: SqlRunner,
+): Promise<QueryableSource> {
   const relation = await prepared.table.relation(prepared.call, run)
   return resultSource(prepared.call, relation, prepared.table)
 }

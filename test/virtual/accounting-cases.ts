@@ -15,13 +15,24 @@ const at = (stored: string) => `${stored.replace(' ', 'T')}Z`
 
 /** ExtDimension1..3 with their types; missing ones empty. */
 const ext = (...values: (readonly [string, string])[]) =>
-  Object.fromEntries([0, 1, 2].flatMap((i) => [[`ExtDimension${i + 1}`, values[i]?.[0] ?? EMPTY], [`ExtDimension${i + 1}_Type`, values[i]?.[1] ?? '']]))
+  Object.fromEntries(
+    [0, 1, 2].flatMap((i) => [
+      [`ExtDimension${i + 1}`, values[i]?.[0] ?? EMPTY],
+      [`ExtDimension${i + 1}_Type`, values[i]?.[1] ?? ''],
+    ]),
+  )
 const product = (p: string) => [p, PRODUCT_TYPE] as const
 const warehouse = (w: string) => [w, WAREHOUSE_TYPE] as const
 const counterparty = (c: string) => [c, COUNTERPARTY_TYPE] as const
 
 /** A Balance row: [balance, Dr, Cr] of Amount and of Quantity. */
-const balanceRow = (account: string, extValues: Record<string, string>, organization: string, amount: [number, number, number], quantity: [number, number, number]) => ({
+const balanceRow = (
+  account: string,
+  extValues: Record<string, string>,
+  organization: string,
+  amount: [number, number, number],
+  quantity: [number, number, number],
+) => ({
   Account_Key: account,
   ...extValues,
   Organization_Key: organization,
@@ -121,9 +132,33 @@ export const ACCOUNTING_CASES: readonly VirtualTableCase[] = [
     function: 'Turnovers',
     path: `${MAIN}/Turnovers(StartPeriod=datetime'2024-02-01T00:00:00',EndPeriod=datetime'2024-02-29T23:59:59',Periodicity='Month')?$select=MonthPeriod,Account_Key,AmountTurnover,AmountTurnoverDr,AmountTurnoverCr,QuantityTurnoverDr,QuantityTurnoverCr`,
     rows: [
-      { MonthPeriod: at('2024-02-01 00:00:00'), Account_Key: A.a90, AmountTurnover: -40, AmountTurnoverDr: 40, AmountTurnoverCr: 80, QuantityTurnoverDr: 4, QuantityTurnoverCr: 4 },
-      { MonthPeriod: at('2024-02-01 00:00:00'), Account_Key: A.a62, AmountTurnover: 80, AmountTurnoverDr: 80, AmountTurnoverCr: 0, QuantityTurnoverDr: 0, QuantityTurnoverCr: 0 },
-      { MonthPeriod: at('2024-02-01 00:00:00'), Account_Key: A.a41, AmountTurnover: -40, AmountTurnoverDr: 0, AmountTurnoverCr: 40, QuantityTurnoverDr: 0, QuantityTurnoverCr: 4 },
+      {
+        MonthPeriod: at('2024-02-01 00:00:00'),
+        Account_Key: A.a90,
+        AmountTurnover: -40,
+        AmountTurnoverDr: 40,
+        AmountTurnoverCr: 80,
+        QuantityTurnoverDr: 4,
+        QuantityTurnoverCr: 4,
+      },
+      {
+        MonthPeriod: at('2024-02-01 00:00:00'),
+        Account_Key: A.a62,
+        AmountTurnover: 80,
+        AmountTurnoverDr: 80,
+        AmountTurnoverCr: 0,
+        QuantityTurnoverDr: 0,
+        QuantityTurnoverCr: 0,
+      },
+      {
+        MonthPeriod: at('2024-02-01 00:00:00'),
+        Account_Key: A.a41,
+        AmountTurnover: -40,
+        AmountTurnoverDr: 0,
+        AmountTurnoverCr: 40,
+        QuantityTurnoverDr: 0,
+        QuantityTurnoverCr: 4,
+      },
     ],
   },
   {
@@ -164,8 +199,26 @@ export const ACCOUNTING_CASES: readonly VirtualTableCase[] = [
     function: 'BalanceAndTurnovers',
     path: `${MAIN}/BalanceAndTurnovers(StartPeriod=datetime'2024-02-01T00:00:00',EndPeriod=datetime'2024-03-31T23:59:59',AccountCondition='Code in (''51'',''90'')',ExtraDimensions='Products')?$select=Account_Key,ExtDimension1,AmountOpeningBalance,AmountTurnoverDr,AmountTurnoverCr,AmountClosingBalance,AmountClosingBalanceDr,AmountClosingBalanceCr`,
     rows: [
-      { Account_Key: A.a90, ExtDimension1: P.p1, AmountOpeningBalance: 0, AmountTurnoverDr: 40, AmountTurnoverCr: 80, AmountClosingBalance: -40, AmountClosingBalanceDr: 0, AmountClosingBalanceCr: 40 },
-      { Account_Key: A.a51, ExtDimension1: EMPTY, AmountOpeningBalance: 0, AmountTurnoverDr: 80, AmountTurnoverCr: 100, AmountClosingBalance: -20, AmountClosingBalanceDr: -20, AmountClosingBalanceCr: 0 },
+      {
+        Account_Key: A.a90,
+        ExtDimension1: P.p1,
+        AmountOpeningBalance: 0,
+        AmountTurnoverDr: 40,
+        AmountTurnoverCr: 80,
+        AmountClosingBalance: -40,
+        AmountClosingBalanceDr: 0,
+        AmountClosingBalanceCr: 40,
+      },
+      {
+        Account_Key: A.a51,
+        ExtDimension1: EMPTY,
+        AmountOpeningBalance: 0,
+        AmountTurnoverDr: 80,
+        AmountTurnoverCr: 100,
+        AmountClosingBalance: -20,
+        AmountClosingBalanceDr: -20,
+        AmountClosingBalanceCr: 0,
+      },
     ],
   },
   {
@@ -176,8 +229,24 @@ export const ACCOUNTING_CASES: readonly VirtualTableCase[] = [
     function: 'BalanceAndTurnovers',
     path: `${MAIN}/BalanceAndTurnovers(StartPeriod=datetime'2024-01-15T00:00:00',Periodicity='Month',AccountCondition='Code eq ''41''')?$select=MonthPeriod,ExtDimension1,AmountOpeningBalance,AmountTurnoverDr,AmountTurnoverCr,AmountClosingBalance,QuantityClosingBalanceDr`,
     rows: [
-      { MonthPeriod: at('2024-01-15 00:00:00'), ExtDimension1: P.p2, AmountOpeningBalance: 0, AmountTurnoverDr: 50, AmountTurnoverCr: 0, AmountClosingBalance: 50, QuantityClosingBalanceDr: 5 },
-      { MonthPeriod: at('2024-02-01 00:00:00'), ExtDimension1: P.p1, AmountOpeningBalance: 100, AmountTurnoverDr: 0, AmountTurnoverCr: 40, AmountClosingBalance: 60, QuantityClosingBalanceDr: 6 },
+      {
+        MonthPeriod: at('2024-01-15 00:00:00'),
+        ExtDimension1: P.p2,
+        AmountOpeningBalance: 0,
+        AmountTurnoverDr: 50,
+        AmountTurnoverCr: 0,
+        AmountClosingBalance: 50,
+        QuantityClosingBalanceDr: 5,
+      },
+      {
+        MonthPeriod: at('2024-02-01 00:00:00'),
+        ExtDimension1: P.p1,
+        AmountOpeningBalance: 100,
+        AmountTurnoverDr: 0,
+        AmountTurnoverCr: 40,
+        AmountClosingBalance: 60,
+        QuantityClosingBalanceDr: 6,
+      },
     ],
   },
   {
@@ -207,9 +276,36 @@ export const ACCOUNTING_CASES: readonly VirtualTableCase[] = [
     function: 'RecordsWithExtDimensions',
     path: `${MAIN}/RecordsWithExtDimensions(StartPeriod=datetime'2024-02-01T00:00:00',EndPeriod=datetime'2024-03-10T23:59:59')?$select=Period,Recorder,AccountDr_Key,ExtDimensionDr1,AccountCr_Key,ExtDimensionCr1,Amount,QuantityCr`,
     rows: [
-      { Period: at('2024-02-01 00:00:00'), Recorder: D.d3, AccountDr_Key: A.a62, ExtDimensionDr1: C.c1, AccountCr_Key: A.a90, ExtDimensionCr1: P.p1, Amount: 80, QuantityCr: 4 },
-      { Period: at('2024-02-29 08:00:00'), Recorder: D.d5, AccountDr_Key: A.a90, ExtDimensionDr1: P.p1, AccountCr_Key: A.a41, ExtDimensionCr1: P.p1, Amount: 40, QuantityCr: 4 },
-      { Period: at('2024-03-10 23:59:59'), Recorder: D.d6, AccountDr_Key: A.a60, ExtDimensionDr1: C.c1, AccountCr_Key: A.a51, ExtDimensionCr1: EMPTY, Amount: 100, QuantityCr: 0 },
+      {
+        Period: at('2024-02-01 00:00:00'),
+        Recorder: D.d3,
+        AccountDr_Key: A.a62,
+        ExtDimensionDr1: C.c1,
+        AccountCr_Key: A.a90,
+        ExtDimensionCr1: P.p1,
+        Amount: 80,
+        QuantityCr: 4,
+      },
+      {
+        Period: at('2024-02-29 08:00:00'),
+        Recorder: D.d5,
+        AccountDr_Key: A.a90,
+        ExtDimensionDr1: P.p1,
+        AccountCr_Key: A.a41,
+        ExtDimensionCr1: P.p1,
+        Amount: 40,
+        QuantityCr: 4,
+      },
+      {
+        Period: at('2024-03-10 23:59:59'),
+        Recorder: D.d6,
+        AccountDr_Key: A.a60,
+        ExtDimensionDr1: C.c1,
+        AccountCr_Key: A.a51,
+        ExtDimensionCr1: EMPTY,
+        Amount: 100,
+        QuantityCr: 0,
+      },
     ],
   },
   {

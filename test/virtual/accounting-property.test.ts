@@ -29,10 +29,16 @@ const model = service.model
 const chartConfig = model.configuration.chartsOfAccounts![0]!
 const kindType = new Map(chartConfig.extDimensionKinds.map((k) => [k.name, `${model.namespace}.Catalog_${k.catalog}`] as const))
 const chart: accounting.ChartView = {
-  accounts: new Map(chartConfig.accounts.map((a) => [accountRefKey(chartConfig.name, a.code), { type: a.type, kinds: a.extDimensions ?? [] }] as const)),
+  accounts: new Map(
+    chartConfig.accounts.map((a) => [accountRefKey(chartConfig.name, a.code), { type: a.type, kinds: a.extDimensions ?? [] }] as const),
+  ),
   maxExt: chartConfig.maxExtDimensions ?? 3,
 }
-const accounts = chartConfig.accounts.map((a) => ({ key: accountRefKey(chartConfig.name, a.code), code: a.code, kinds: a.extDimensions ?? [] }))
+const accounts = chartConfig.accounts.map((a) => ({
+  key: accountRefKey(chartConfig.name, a.code),
+  code: a.code,
+  kinds: a.extDimensions ?? [],
+}))
 const kinds = chartConfig.extDimensionKinds.map((k) => k.name)
 const guid = (group: number, n: number) => `${String(group).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`
 /** Three values per kind of extra dimension. */
@@ -59,7 +65,10 @@ function moment(): string {
 }
 const side = (): accounting.EntrySideValue => {
   const account = random.pick(accounts)
-  return { account: account.key, ext: account.kinds.map((kind) => ({ value: random.pick(valuesOf.get(kind)!), type: kindType.get(kind)! })) }
+  return {
+    account: account.key,
+    ext: account.kinds.map((kind) => ({ value: random.pick(valuesOf.get(kind)!), type: kindType.get(kind)! })),
+  }
 }
 const entries: accounting.RandomEntry[] = []
 for (let n = 1; n <= 220; n++) {
@@ -85,10 +94,28 @@ const EMPTY = '00000000-0000-0000-0000-000000000000'
 const extOf = (s: accounting.EntrySideValue) => [0, 1, 2].flatMap((i) => [s.ext[i]?.value ?? EMPTY, s.ext[i]?.type ?? ''])
 const decimal = (thousandths: number, scale: number) => (thousandths / 1000).toFixed(scale)
 await pool.query(`INSERT INTO acr_Main (${ENTRY_COLUMNS.map((c) => `\`${c}\``).join(', ')}) VALUES ?`, [
-  entries.map((e) => [e.recorder, e.recorderType, e.line, e.period, e.active ? 1 : 0, e.dr.account, ...extOf(e.dr), e.cr.account, ...extOf(e.cr), e.organization, decimal(e.amount, 2), decimal(e.quantityDr, 3), decimal(e.quantityCr, 3), '']),
+  entries.map((e) => [
+    e.recorder,
+    e.recorderType,
+    e.line,
+    e.period,
+    e.active ? 1 : 0,
+    e.dr.account,
+    ...extOf(e.dr),
+    e.cr.account,
+    ...extOf(e.cr),
+    e.organization,
+    decimal(e.amount, 2),
+    decimal(e.quantityDr, 3),
+    decimal(e.quantityCr, 3),
+    '',
+  ]),
 ])
 await recomputeTotals(pool, model)
-const [[range]] = (await pool.query({ sql: "SELECT MIN(Period), MAX(Period) FROM acr_Main__totals WHERE Period < '9999-12-31'", rowsAsArray: true })) as unknown as [[[string, string]]]
+const [[range]] = (await pool.query({
+  sql: "SELECT MIN(Period), MAX(Period) FROM acr_Main__totals WHERE Period < '9999-12-31'",
+  rowsAsArray: true,
+})) as unknown as [[[string, string]]]
 const balanceSides = new Set<string>()
 
 // --- calls ----------------------------------------------------------------------------------------
@@ -116,7 +143,8 @@ function normalise(row: Record<string, unknown>): Record<string, unknown> {
     }),
   )
 }
-const sorted = (rows: readonly Record<string, unknown>[]) => rows.map((r) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)))).sort()
+const sorted = (rows: readonly Record<string, unknown>[]) =>
+  rows.map((r) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)))).sort()
 
 async function values(path: string): Promise<Record<string, unknown>[]> {
   const response = await service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC } })
@@ -141,7 +169,11 @@ t.test(`${CALLS} random accounting calls equal the plain computation (seed ${see
     if (random.next() < 0.35) {
       const chosen = subset(accounts).slice(0, 3)
       const keys = new Set(chosen.map((a) => a.key))
-      parameters.push(chosen.length === 1 ? `AccountCondition='Code eq ''${chosen[0]!.code}'''` : `AccountCondition='Code in (${chosen.map((a) => `''${a.code}''`).join(',') || `''none''`})'`)
+      parameters.push(
+        chosen.length === 1
+          ? `AccountCondition='Code eq ''${chosen[0]!.code}'''`
+          : `AccountCondition='Code in (${chosen.map((a) => `''${a.code}''`).join(',') || `''none''`})'`,
+      )
       accountFilter = (m) => keys.has(m.dimensions.Account_Key!)
     }
     let balancedFilter: (m: { dimensions: Readonly<Record<string, string>> }) => boolean = () => true
@@ -166,7 +198,12 @@ t.test(`${CALLS} random accounting calls equal the plain computation (seed ${see
     const groupable = [
       'Account_Key',
       ...Array.from({ length: extCount }, (_, j) => `ExtDimension${j + 1}`),
-      ...(fn === 'Turnovers' ? ['BalancedAccount_Key', ...Array.from({ length: balancedKinds?.length ?? chart.maxExt }, (_, j) => `BalancedExtDimension${j + 1}`)] : []),
+      ...(fn === 'Turnovers'
+        ? [
+            'BalancedAccount_Key',
+            ...Array.from({ length: balancedKinds?.length ?? chart.maxExt }, (_, j) => `BalancedExtDimension${j + 1}`),
+          ]
+        : []),
       'Organization_Key',
     ]
     const periodicity: Periodicity | undefined = fn === 'Balance' || random.next() < 0.35 ? undefined : random.pick(PERIODICITIES)
@@ -189,7 +226,19 @@ t.test(`${CALLS} random accounting calls equal the plain computation (seed ${see
         ? ['Amount', 'Quantity'].flatMap((r) => [`${r}Balance`, `${r}BalanceDr`, `${r}BalanceCr`])
         : fn === 'Turnovers'
           ? ['Amount', 'Quantity'].flatMap((r) => [`${r}Turnover`, `${r}TurnoverDr`, `${r}TurnoverCr`])
-          : ['Amount', 'Quantity'].flatMap((r) => ['OpeningBalance', 'OpeningBalanceDr', 'OpeningBalanceCr', 'Turnover', 'TurnoverDr', 'TurnoverCr', 'ClosingBalance', 'ClosingBalanceDr', 'ClosingBalanceCr'].map((s) => `${r}${s}`))
+          : ['Amount', 'Quantity'].flatMap((r) =>
+              [
+                'OpeningBalance',
+                'OpeningBalanceDr',
+                'OpeningBalanceCr',
+                'Turnover',
+                'TurnoverDr',
+                'TurnoverCr',
+                'ClosingBalance',
+                'ClosingBalanceDr',
+                'ClosingBalanceCr',
+              ].map((s) => `${r}${s}`),
+            )
     if (grouping === 1) query.push(`$select=${[...periodColumns, ...group, ...valueNames].join(',')}`)
 
     let period: string | undefined
@@ -224,7 +273,10 @@ t.test(`${CALLS} random accounting calls equal the plain computation (seed ${see
           ? accounting.turnovers(movements, call)
           : accounting.balanceAndTurnovers(movements, chart, periodColumns, call)
     // The result shows the columns $select names; without it, every filled column (types too).
-    const shown = (row: Record<string, unknown>) => (grouping === 1 ? Object.fromEntries(Object.entries(row).filter(([k]) => [...periodColumns, ...group, ...valueNames].includes(k))) : row)
+    const shown = (row: Record<string, unknown>) =>
+      grouping === 1
+        ? Object.fromEntries(Object.entries(row).filter(([k]) => [...periodColumns, ...group, ...valueNames].includes(k)))
+        : row
     const path = `AccountingRegister_Main/${fn}(${parameters.join(',')})${query.length > 0 ? `?${query.join('&')}` : ''}`
     covered.add(`${fn}${periodicity === undefined ? '' : ' by period'}`)
     const actual = (await values(path)).map(normalise)
@@ -233,6 +285,9 @@ t.test(`${CALLS} random accounting calls equal the plain computation (seed ${see
     if (!same) t.same(sorted(actual), sorted(want), `call ${i}: ${path}`)
     else t.pass(`call ${i}: ${path}`)
   }
-  t.ok(balanceSides.has('before') && balanceSides.has('after'), `balances were read from both sides of the totals (${[...balanceSides].join(', ')})`)
+  t.ok(
+    balanceSides.has('before') && balanceSides.has('after'),
+    `balances were read from both sides of the totals (${[...balanceSides].join(', ')})`,
+  )
   t.equal(covered.size, 5, `every function was called, with and without periods (${[...covered].join(', ')})`)
 })

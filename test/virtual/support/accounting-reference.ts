@@ -37,7 +37,12 @@ export interface ChartView {
 const EMPTY = '00000000-0000-0000-0000-000000000000'
 
 /** The extra-dimension columns of a side: by position, or by the kinds chosen. */
-function extColumns(prefix: '' | 'Balanced', chart: ChartView, side: EntrySideValue, kinds: readonly string[] | undefined): Record<string, string> {
+function extColumns(
+  prefix: '' | 'Balanced',
+  chart: ChartView,
+  side: EntrySideValue,
+  kinds: readonly string[] | undefined,
+): Record<string, string> {
   const columns: Record<string, string> = {}
   const count = kinds === undefined ? chart.maxExt : kinds.length
   for (let j = 0; j < count; j++) {
@@ -50,7 +55,12 @@ function extColumns(prefix: '' | 'Balanced', chart: ChartView, side: EntrySideVa
 }
 
 /** Both sides of every entry as movements: Dr as receipts, Cr as expenses, resources Amount and Quantity. */
-export function sides(entries: readonly RandomEntry[], chart: ChartView, kinds: readonly string[] | undefined, balancedKinds: readonly string[] | undefined): reference.Movement[] {
+export function sides(
+  entries: readonly RandomEntry[],
+  chart: ChartView,
+  kinds: readonly string[] | undefined,
+  balancedKinds: readonly string[] | undefined,
+): reference.Movement[] {
   return entries.flatMap((e) =>
     (['Dr', 'Cr'] as const).map((s) => {
       const own = s === 'Dr' ? e.dr : e.cr
@@ -85,7 +95,12 @@ function sideOf(chart: ChartView, account: string, balance: number, which: 'Dr' 
 }
 
 /** Rows made per account summed per the result's keys (one row when it has none), all-zero rows left out. */
-function summedOverAccounts(rows: reference.Row[], keys: readonly string[], values: readonly string[], accountGrouped: boolean): reference.Row[] {
+function summedOverAccounts(
+  rows: reference.Row[],
+  keys: readonly string[],
+  values: readonly string[],
+  accountGrouped: boolean,
+): reference.Row[] {
   const nonZero = (row: reference.Row) => values.some((v) => row[v] !== 0)
   if (accountGrouped) return rows
   const groups = new Map<string, reference.Row>()
@@ -117,7 +132,12 @@ export function balance(movements: readonly reference.Movement[], chart: ChartVi
     }
     return out
   })
-  return summedOverAccounts(perAccount, call.group, RESOURCES.flatMap((r) => [`${r}Balance`, `${r}BalanceDr`, `${r}BalanceCr`]), call.accountGrouped)
+  return summedOverAccounts(
+    perAccount,
+    call.group,
+    RESOURCES.flatMap((r) => [`${r}Balance`, `${r}BalanceDr`, `${r}BalanceCr`]),
+    call.accountGrouped,
+  )
 }
 
 export function turnovers(movements: readonly reference.Movement[], call: reference.Call): reference.Row[] {
@@ -131,7 +151,12 @@ export function turnovers(movements: readonly reference.Movement[], call: refere
   })
 }
 
-export function balanceAndTurnovers(movements: readonly reference.Movement[], chart: ChartView, periodColumns: readonly string[], call: AccountingCall): reference.Row[] {
+export function balanceAndTurnovers(
+  movements: readonly reference.Movement[],
+  chart: ChartView,
+  periodColumns: readonly string[],
+  call: AccountingCall,
+): reference.Row[] {
   const group = call.accountGrouped ? call.group : ['Account_Key', ...call.group]
   const perAccount = reference.balanceAndTurnovers(movements, RESOURCES, periodColumns, { ...call, group }).map((row) => {
     const out: reference.Row = Object.fromEntries([...periodColumns, ...call.group].map((g) => [g, row[g]!]))
@@ -152,7 +177,19 @@ export function balanceAndTurnovers(movements: readonly reference.Movement[], ch
     }
     return out
   })
-  const values = RESOURCES.flatMap((r) => ['OpeningBalance', 'OpeningBalanceDr', 'OpeningBalanceCr', 'Turnover', 'TurnoverDr', 'TurnoverCr', 'ClosingBalance', 'ClosingBalanceDr', 'ClosingBalanceCr'].map((s) => `${r}${s}`))
+  const values = RESOURCES.flatMap((r) =>
+    [
+      'OpeningBalance',
+      'OpeningBalanceDr',
+      'OpeningBalanceCr',
+      'Turnover',
+      'TurnoverDr',
+      'TurnoverCr',
+      'ClosingBalance',
+      'ClosingBalanceDr',
+      'ClosingBalanceCr',
+    ].map((s) => `${r}${s}`),
+  )
   return summedOverAccounts(perAccount, [...periodColumns, ...call.group], values, call.accountGrouped)
 }
 
