@@ -1,0 +1,259 @@
+// The bulk loader (`odata-registers load`, src/tools/load) run as a user runs it, against the real
+// service and MariaDB: a load of valid and invalid rows of every kind (the rejects exactly those), the
+// same load again (resumed from its checkpoint; without it, every keyed row found present), resumed
+// after `kill -9` of the loader and of the service (each row exactly once, totals equal to a
+// recomputation), and `429` waited out under a low rate rule.
+import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { createTestDatabase } from '../support/test-database.js'
+import { startTestService } from '../support/test-service.js'
+import { startServiceProcess } from '../support/service-process.js'
+import { runCli, summaryOf } from '../support/run-cli.js'
+import { totalsAndRecomputation } from '../support/totals-snapshot.js'
+import type { Pool } from '../../src/store/pool.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'odata-load-'))
+const file = (name: string, text: string) => {
+  writeFileSync(join(dir, name), text)
+  return join(dir, name)
+}
+const ndjson = (rows: unknown[]) => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n'
+
+/** Exit code 0; what the tool wrote on stderr only when not. */
+function exitedCleanly(t: Test, run: { code: number | null; stderr: string }): void {
+  t.equal(run.code, 0, 'the command exits 0')
+  if (run.code !== 0) t.comment(run.stderr.slice(-3000))
+}
+
+async function count(pool: Pool, sql: string, values: unknown[] = []): Promise<number> {
+  const [[row]] = (await pool.query(sql, values)) as unknown as [[{ n: number | string }]]
+  return Number(row.n)
+}
+
+function rejectsOf(path: string): { source: string; row: number; status: number; code: string }[] {
+  if (!existsSync(path)) return []
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l))
+    .map((r) => ({ source: r.source, row: r.row, status: r.status, code: r.code }))
+}
+
+/** Catalogs with codes, for the documents to refer to (W1, W2; P1..P3; C1; O1). */
+function catalogFiles() {
+  return [
+    { path: file('warehouses.csv', 'code,name\nW1,North\nW2,South\n'), set: 'Catalog_Warehouses', columns: { code: 'Code', name: 'Description' } },
+    { path: file('products.csv', 'code,name,article,unit\nP1,Bolt,A-1,pcs\nP2,Nut,A-2,pcs\nP3,Washer,A-3,pcs\n'), set: 'Catalog_Products', columns: { code: 'Code', name: 'Description', article: 'Article', unit: 'Unit' } },
+    { path: file('counterparties.ndjson', ndjson([{ Code: 'C1', Description: 'Acme', TaxId: '7700000001' }])), set: 'Catalog_Counterparties' },
+    { path: file('organizations.ndjson', ndjson([{ Code: 'O1', Description: 'Us' }])), set: 'Catalog_Организации' },
+  ]
+}
+
+function receipt(number: string, warehouse: string, goods: [string, number, number][]) {
+  return { Number: number, Date: '2025-03-01T10:00:00Z', Warehouse: warehouse, Counterparty: 'C1', Organization: 'O1', Comment: 'load', Goods: goods.map(([p, q, price]) => ({ Product: p, Quantity: q, Price: price, Amount: q * price })) }
+}
+
+t.test('a load of valid and invalid rows: each valid row once, each invalid one in the reject file', async (t) => {
+  const service = await startTestService('tools_load_mixed')
+  t.teardown(() => service.close())
+  const root = `http://127.0.0.1:${service.port}/api/v4/`
+  const mapping = file(
+    'mixed.json',
+    JSON.stringify({
+      files: [
+        ...catalogFiles(),
+        {
+          path: file(
+            'receipts.ndjson',
+            ndjson([
+              receipt('R1', 'W1', [['P1', 2, 10], ['P2', 1, 5]]),
+              receipt('R2', 'W2', [['P3', 4, 1]]),
+              receipt('R3', 'W9', [['P1', 1, 1]]), // no warehouse W9
+              receipt('R4', 'W1', [['P2', 3, 2]]),
+              receipt('R5-TOO-LONG-NUMBER', 'W1', [['P1', 1, 1]]), // Number is 11 characters at most: the service refuses it
+              '{"Number": "R6", cut',
+            ]),
+          ),
+          set: 'Document_GoodsReceipt',
+          post: true,
+        },
+        {
+          path: file('sale-headers.csv', 'number,date,warehouse,counterparty,organization\nS1,2025-03-02T09:00:00Z,W1,C1,O1\nS2,2025-03-02T10:00:00Z,W2,C1,O1\nS3,2025-03-02T11:00:00Z,W1,C1,O1\n'),
+          lines: file('sale-lines.csv', 'number,product,qty,price,amount\nS1,P1,1,20,20\nS1,P2,1,8,8\nS2,P3,abc,1,1\nS3,P1,1,20,20\nS9,P1,1,1,1\n'),
+          join: 'number',
+          set: 'Document_GoodsSale',
+          tablePart: 'Goods',
+          columns: { number: 'Number', date: 'Date', warehouse: 'Warehouse', counterparty: 'Counterparty', organization: 'Organization', 'Goods/product': 'Product', 'Goods/qty': 'Quantity', 'Goods/price': 'Price', 'Goods/amount': 'Amount' },
+          post: true,
+        },
+        {
+          path: file('prices.csv', 'period,product,price\n2025-03-01T00:00:00Z,P1,10\n2025-03-01T00:00:00Z,P2,5\nnot-a-date,P3,1\n'),
+          set: 'InformationRegister_Prices',
+          columns: { period: 'Period', product: 'Product', price: 'Price' },
+          constants: { PriceType: 'Retail' },
+        },
+      ],
+    }),
+  )
+  const args = ['load', '--mapping', mapping, '--url', root, '--token', 'bench-token', '--concurrency', '2']
+  const first = await runCli(args).done
+  exitedCleanly(t, first)
+  const summary = summaryOf(first.stdout)
+  // 7 catalog items, 3 receipts, 2 sales, 2 prices loaded; R3, R5, R6, S2 and a price rejected; S9's line an orphan.
+  t.match(summary, { loaded: 14, present: 0, rejected: 6, resumed: 0, limits: { maxOperations: 100, source: 'default' } })
+  const expected = [
+    { source: 'Document_GoodsReceipt:receipts.ndjson', row: 3, status: 0, code: 'UnknownReference' },
+    { source: 'Document_GoodsReceipt:receipts.ndjson', row: 5, status: 400, code: 'InvalidValue' },
+    { source: 'Document_GoodsReceipt:receipts.ndjson', row: 6, status: 0, code: 'UnreadableRow' },
+    { source: 'Document_GoodsSale:sale-headers.csv+sale-lines.csv', row: 2, status: 0, code: 'InvalidValue' },
+    { source: 'Document_GoodsSale:sale-headers.csv+sale-lines.csv', row: 5, status: 0, code: 'OrphanLine' },
+    { source: 'InformationRegister_Prices:prices.csv', row: 3, status: 400, code: 'InvalidValue' },
+  ]
+  const sortRejects = (list: { source: string; row: number }[]) => [...list].sort((a, b) => a.source.localeCompare(b.source) || a.row - b.row)
+  t.same(sortRejects(rejectsOf(`${mapping}.rejects.ndjson`)), expected)
+  const rejected = JSON.parse(readFileSync(`${mapping}.rejects.ndjson`, 'utf8').split('\n').find((l) => l.includes('"row":5') && l.includes('receipts'))!)
+  t.equal(rejected.record.Number, 'R5-TOO-LONG-NUMBER', 'the reject file has the row as read')
+  t.match(rejected.message, /Number/)
+
+  const pool = service.database.pool
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt WHERE Posted = 1'), 3)
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt'), 3)
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsSale WHERE Posted = 1'), 2)
+  t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsReceipt d JOIN c_Warehouses w ON w.Ref_Key = d.Warehouse_Key WHERE d.Number = 'R2' AND w.Code = 'W2'"), 1, 'a reference by Code is the item with that code')
+  t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsSale__Goods g JOIN d_GoodsSale d ON d.Ref_Key = g.Ref_Key JOIN c_Products p ON p.Ref_Key = g.Product_Key WHERE d.Number = 'S1' AND p.Code IN ('P1', 'P2')"), 2, 'the lines CSV joined to its header')
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM ar_Stock'), 3 + 1 + 2 + 1, 'every table row of a loaded document posted once')
+  t.equal(await count(pool, "SELECT COUNT(*) AS n FROM ir_Prices WHERE PriceType = 'Retail'"), 2)
+  const snapshot = async () => ({
+    documents: await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt') + (await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsSale')),
+    movements: await count(pool, 'SELECT COUNT(*) AS n FROM ar_Stock'),
+    items: await count(pool, 'SELECT COUNT(*) AS n FROM c_Products') + (await count(pool, 'SELECT COUNT(*) AS n FROM c_Warehouses')),
+    prices: await count(pool, 'SELECT COUNT(*) AS n FROM ir_Prices'),
+  })
+  const after = await snapshot()
+
+  // The same command again: the checkpoint has every row, nothing is sent, no rejection repeated.
+  const again = await runCli(args).done
+  exitedCleanly(t, again)
+  t.match(summaryOf(again.stdout), { loaded: 0, present: 0, rejected: 1, resumed: 19, batches: 0 }, 'only the orphan line is reported again: it has no row of its own')
+  t.equal(rejectsOf(`${mapping}.rejects.ndjson`).length, expected.length + 1)
+
+  // Without the checkpoint (and in multipart): keyed rows are found present, register records written again.
+  const fresh = await runCli([...args, '--checkpoint', join(dir, 'other.checkpoint'), '--rejects', join(dir, 'other.rejects'), '--format', 'multipart']).done
+  exitedCleanly(t, fresh)
+  t.match(summaryOf(fresh.stdout), { loaded: 2, present: 12, rejected: 6 })
+  t.same(await snapshot(), after, 'each row exactly once')
+  const { kept, recomputed } = await totalsAndRecomputation(pool)
+  t.same(kept, recomputed, 'the totals equal a recomputation')
+})
+
+/** Receipts R1..Rn with `lines` rows each, referring to the catalogs by Code. */
+function receiptsFile(name: string, n: number, lines: number): string {
+  const products = ['P1', 'P2', 'P3']
+  return file(name, ndjson(Array.from({ length: n }, (_, i) => receipt(`R${i + 1}`, i % 2 ? 'W1' : 'W2', Array.from({ length: lines }, (_, j) => [products[(i + j) % 3]!, j + 1, 2] as [string, number, number])))))
+}
+
+async function loadCatalogs(root: string): Promise<void> {
+  const mapping = file(`catalogs-${Math.random().toString(36).slice(2)}.json`, JSON.stringify({ files: catalogFiles() }))
+  const run = await runCli(['load', '--mapping', mapping, '--url', root, '--token', 'bench-token']).done
+  if (run.code !== 0) throw new Error(`loading the catalogs failed: ${run.stderr}`)
+}
+
+/** Waits until the checkpoint has at least `lines` answered change sets. */
+async function untilAcknowledged(path: string, lines: number, done: Promise<unknown>): Promise<void> {
+  let finished = false
+  void done.then(() => (finished = true))
+  for (;;) {
+    if (finished) throw new Error('the load finished before it could be interrupted')
+    if (existsSync(path) && readFileSync(path, 'utf8').split('\n').filter((l) => l.startsWith('A\t')).length >= lines) return
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+/** Every receipt once, posted, its movements once, the totals equal to a recomputation. */
+async function exactlyOnce(t: Test, pool: Pool, n: number, lines: number): Promise<void> {
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt'), n, 'each document once')
+  t.equal(await count(pool, 'SELECT COUNT(DISTINCT Number) AS n FROM d_GoodsReceipt'), n)
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt WHERE Posted = 1'), n, 'each posted')
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt__Goods'), n * lines, 'each table row once')
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM ar_Stock'), n * lines, 'each movement once')
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM acr_Main'), n * lines)
+  const { kept, recomputed } = await totalsAndRecomputation(pool)
+  t.same(kept, recomputed, 'the totals equal a recomputation')
+}
+
+t.test('kill -9 of the loader mid-load, then the same command: each row exactly once', async (t) => {
+  const database = await createTestDatabase('tools_load_kill_loader')
+  const service = await startServiceProcess(database.address)
+  t.teardown(async () => {
+    await service.kill()
+    await database.drop()
+  })
+  await loadCatalogs(service.root)
+  const n = 1500
+  const input = receiptsFile('kill-loader.ndjson', n, 3)
+  const checkpoint = join(dir, 'kill-loader.checkpoint')
+  const args = ['load', input, '--set', 'Document_GoodsReceipt', '--post', '--url', service.root, '--token', 'bench-token', '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint, '--format', 'multipart']
+  const first = runCli(args)
+  await untilAcknowledged(checkpoint, 8, first.done)
+  first.child.kill('SIGKILL')
+  const killed = await first.done
+  t.equal(killed.signal, 'SIGKILL')
+  const partial = await count(database.pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt')
+  t.ok(partial > 0 && partial < n, `killed mid-load (${partial} of ${n} documents in)`)
+
+  const second = await runCli(args).done
+  exitedCleanly(t, second)
+  const summary = summaryOf(second.stdout)
+  t.ok(summary.resumed >= 80, `resumed past the acknowledged rows (${summary.resumed})`)
+  t.equal(summary.resumed + summary.loaded + summary.present, n, 'every row has one outcome')
+  t.equal(summary.rejected, 0)
+  await exactlyOnce(t, database.pool, n, 3)
+})
+
+t.test('kill -9 of the service mid-load, started again: the loader waits, resumes, each row exactly once', async (t) => {
+  const database = await createTestDatabase('tools_load_kill_service')
+  let service = await startServiceProcess(database.address)
+  t.teardown(async () => {
+    await service.kill()
+    await database.drop()
+  })
+  await loadCatalogs(service.root)
+  const n = 1500
+  const input = receiptsFile('kill-service.ndjson', n, 3)
+  const checkpoint = join(dir, 'kill-service.checkpoint')
+  const load = runCli(['load', input, '--set', 'Document_GoodsReceipt', '--post', '--url', service.root, '--token', 'bench-token', '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint, '--retry-for', '60'])
+  await untilAcknowledged(checkpoint, 8, load.done)
+  const port = service.port
+  await service.kill()
+  const partial = await count(database.pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt')
+  t.ok(partial > 0 && partial < n, `killed mid-load (${partial} of ${n} documents in)`)
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  service = await startServiceProcess(database.address, { port })
+  const finished = await load.done
+  exitedCleanly(t, finished)
+  const summary = summaryOf(finished.stdout)
+  t.ok(summary.connectionFailures > 0, `the loader met the stopped service (${summary.connectionFailures} failed connections)`)
+  t.equal(summary.loaded + summary.present, n, 'every row has one outcome')
+  t.equal(summary.rejected, 0)
+  await exactlyOnce(t, database.pool, n, 3)
+})
+
+t.test('429 under a low rate rule: the loader waits for Retry-After and loads everything once', async (t) => {
+  const configuration = JSON.parse(readFileSync('config/demo.json', 'utf8'))
+  configuration.profiles.find((p: { name: string }) => p.name === 'bench').rateRules = [{ operations: 40, per: 1 }]
+  const configFile = file('rate-limited.json', JSON.stringify(configuration))
+  const service = await startTestService('tools_load_rate', { configFile })
+  t.teardown(() => service.close())
+  const root = `http://127.0.0.1:${service.port}/api/v4/`
+  await loadCatalogs(root)
+  const n = 60
+  const run = await runCli(['load', receiptsFile('rate.ndjson', n, 2), '--set', 'Document_GoodsReceipt', '--post', '--url', root, '--token', 'bench-token', '--rows-per-change-set', '10', '--concurrency', '2']).done
+  exitedCleanly(t, run)
+  const summary = summaryOf(run.stdout)
+  t.ok(summary.throttled > 0, `the service answered 429 (${summary.throttled} times)`)
+  t.match(summary, { loaded: n, present: 0, rejected: 0 })
+  await exactlyOnce(t, service.database.pool, n, 2)
+})
