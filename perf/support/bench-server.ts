@@ -11,8 +11,9 @@ import { benchAddress } from './bench-database.js'
 
 const port = Number(process.argv[2])
 const configuration = loadConfigurationFile('config/demo.json')
-configuration.profiles.push({ name: 'bench', read: ['*'], write: ['*'] })
-configuration.subjects.push({ name: 'bench', token: 'bench-token', password: 'bench', profile: 'bench' })
+// The demo configuration now has the same subject; added only where a configuration lacks it.
+if (!configuration.profiles.some((p) => p.name === 'bench')) configuration.profiles.push({ name: 'bench', read: ['*'], write: ['*'] })
+if (!configuration.subjects.some((s) => s.name === 'bench')) configuration.subjects.push({ name: 'bench', token: 'bench-token', password: 'bench', profile: 'bench' })
 const model = buildModel(configuration)
 await startServer(createServiceContext(model, createPool(benchAddress())), { host: '127.0.0.1', port })
 process.send?.('ready')
