@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The command line: `serve` (what `make run` ends with), `migrate`, `seed`, `recompute-totals`,
-// `check-config`, and the bulk loader `load` (src/tools/load), a client of the service over HTTP.
+// `check-config`, and two clients of the service over HTTP: the bulk loader `load` (src/tools/load) and the load
+// driver `drive` (src/tools/drive).
 // Environment: PORT (8080), HOST (127.0.0.1), DATABASE_URL, CONFIG
 // (config/demo.json), SEED_SCALE (1).
 import { existsSync } from 'node:fs'
@@ -15,6 +16,7 @@ import { parseDatabaseUrl } from './store/database-url.js'
 import { migrate } from './store/migrate.js'
 import { createPool, ensureDatabase, type Pool } from './store/pool.js'
 import { recomputeTotals } from './store/totals.js'
+import { driveCommand } from './tools/drive/drive-command.js'
 import { loadCommand } from './tools/load/load-command.js'
 
 function configPath(): string {
@@ -121,8 +123,11 @@ async function main(): Promise<void> {
     case 'load':
       process.exitCode = await loadCommand(args)
       return
+    case 'drive':
+      process.exitCode = await driveCommand(args)
+      return
     default:
-      throw new Error(`unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load`)
+      throw new Error(`unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load, drive`)
   }
 }
 
