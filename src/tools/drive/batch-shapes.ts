@@ -60,7 +60,10 @@ export function answerFigures(shape: BuiltShape, contentType: string, body: Buff
   let rows = 0
   let failed = false
   for (const answer of answers) {
-    if (answer.status >= 400) {
+    // 424 is the other operations of a failed JSON change set: the failure is counted once, at its
+    // operation, as multipart answers it (one part for the whole set).
+    if (answer.status === 424) failed = true
+    else if (answer.status >= 400) {
       failed = true
       const key = `${answer.status} ${answer.body?.error?.code ?? ''}`.trim()
       errors[key] = (errors[key] ?? 0) + 1
