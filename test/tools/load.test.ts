@@ -192,7 +192,7 @@ t.test('kill -9 of the loader mid-load, then the same command: each row exactly 
     await database.drop()
   })
   await loadCatalogs(service.root)
-  const n = 1500
+  const n = 1000
   const input = receiptsFile('kill-loader.ndjson', n, 3)
   const checkpoint = join(dir, 'kill-loader.checkpoint')
   const args = ['load', input, '--set', 'Document_GoodsReceipt', '--post', '--url', service.root, '--token', 'bench-token', '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint, '--format', 'multipart']
@@ -221,7 +221,7 @@ t.test('kill -9 of the service mid-load, started again: the loader waits, resume
     await database.drop()
   })
   await loadCatalogs(service.root)
-  const n = 1500
+  const n = 1000
   const input = receiptsFile('kill-service.ndjson', n, 3)
   const checkpoint = join(dir, 'kill-service.checkpoint')
   const load = runCli(['load', input, '--set', 'Document_GoodsReceipt', '--post', '--url', service.root, '--token', 'bench-token', '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint, '--retry-for', '60'])
@@ -256,4 +256,19 @@ t.test('429 under a low rate rule: the loader waits for Retry-After and loads ev
   t.ok(summary.throttled > 0, `the service answered 429 (${summary.throttled} times)`)
   t.match(summary, { loaded: n, present: 0, rejected: 0 })
   await exactlyOnce(t, service.database.pool, n, 2)
+})
+
+t.test("the README's example loads on the demo data: the one bad row rejected, the rest once", async (t) => {
+  const service = await startTestService('tools_load_example', { seed: true })
+  t.teardown(() => service.close())
+  const args = ['load', '--mapping', 'docs/examples/load/load.json', '--url', `http://127.0.0.1:${service.port}/api/v4/`, '--token', 'bench-token', '--checkpoint', join(dir, 'example.checkpoint'), '--rejects', join(dir, 'example.rejects')]
+  const run = await runCli(args).done
+  exitedCleanly(t, run)
+  t.match(summaryOf(run.stdout), { loaded: 9, present: 0, rejected: 1 })
+  t.same(rejectsOf(join(dir, 'example.rejects')), [{ source: 'Document_GoodsReceipt:receipts.ndjson', row: 3, status: 0, code: 'UnknownReference' }])
+  const pool = service.database.pool
+  t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsReceipt WHERE Number LIKE 'IN-%' AND Posted = 1"), 2)
+  t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsSale WHERE Number LIKE 'OUT-%' AND Posted = 1"), 2)
+  const again = await runCli(args).done
+  t.match(summaryOf(again.stdout), { loaded: 0, rejected: 0, resumed: 10 })
 })
