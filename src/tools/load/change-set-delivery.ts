@@ -15,6 +15,8 @@ export interface PendingRow {
   readonly row: number
   readonly record: unknown
   readonly body: Record<string, unknown>
+  /** Bytes of the input up to the end of this row. */
+  readonly offset: number
   /** May be in the service already (sent by an earlier run, or over a lost connection). */
   uncertain: boolean
 }

@@ -3,7 +3,7 @@
 // row or line) and the input bytes read so far, for the progress and its ETA.
 import { createReadStream, statSync } from 'node:fs'
 import { createInterface } from 'node:readline'
-import { Transform, type Readable } from 'node:stream'
+import type { Readable } from 'node:stream'
 import { parse } from 'csv-parse'
 
 export type InputFormat = 'csv' | 'ndjson'
@@ -11,6 +11,8 @@ export type InputFormat = 'csv' | 'ndjson'
 export interface InputRow {
   readonly row: number
   readonly record: Record<string, unknown>
+  /** Bytes of the input up to the end of this row (the progress's share of the input done). */
+  readonly offset: number
   /** Set when the line is not a JSON object (the row is rejected, the load goes on). */
   readonly unreadable?: string
 }
@@ -19,7 +21,6 @@ export interface Input {
   readonly name: string
   /** Bytes in the input, when known (a file); undefined for stdin. */
   readonly size: number | undefined
-  bytesRead(): number
   rows(): AsyncIterable<InputRow>
 }
 
@@ -32,42 +33,35 @@ export function formatOf(path: string, given?: string): InputFormat {
 }
 
 export function openInput(path: string, format: InputFormat, options: { delimiter?: string } = {}): Input {
-  let read = 0
   const size = path === '-' ? undefined : statSync(path).size
-  const counting = () =>
-    new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        read += chunk.length
-        done(null, chunk)
-      },
-    })
-  const source = (): Readable => (path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 256 * 1024 })).pipe(counting())
+  const source = (): Readable => (path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 256 * 1024 }))
   return {
     name: path,
     size,
-    bytesRead: () => read,
     rows: () => (format === 'csv' ? csvRows(source(), options.delimiter ?? (path.endsWith('.tsv') ? '\t' : ',')) : ndjsonRows(source())),
   }
 }
 
 async function* csvRows(stream: Readable, delimiter: string): AsyncIterable<InputRow> {
-  const parser = stream.pipe(parse({ columns: true, delimiter, bom: true, skip_empty_lines: true, trim: true, relax_column_count: true }))
+  const parser = stream.pipe(parse({ columns: true, delimiter, bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, info: true }))
   let row = 0
-  for await (const record of parser) yield { row: ++row, record: record as Record<string, unknown> }
+  for await (const { record, info } of parser) yield { row: ++row, record: record as Record<string, unknown>, offset: (info as { bytes: number }).bytes }
 }
 
 async function* ndjsonRows(stream: Readable): AsyncIterable<InputRow> {
   const lines = createInterface({ input: stream, crlfDelay: Infinity })
   let row = 0
+  let offset = 0
   for await (const line of lines) {
+    offset += Buffer.byteLength(line) + 1
     if (line.trim() === '') continue
     row++
     try {
       const value = JSON.parse(line)
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { row, record: { line }, unreadable: 'The line is not a JSON object' }
-      else yield { row, record: value as Record<string, unknown> }
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { row, record: { line }, offset, unreadable: 'The line is not a JSON object' }
+      else yield { row, record: value as Record<string, unknown>, offset }
     } catch (error) {
-      yield { row, record: { line }, unreadable: `The line is not JSON: ${(error as Error).message}` }
+      yield { row, record: { line }, offset, unreadable: `The line is not JSON: ${(error as Error).message}` }
     }
   }
 }

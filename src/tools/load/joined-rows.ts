@@ -10,7 +10,6 @@ export function joinedInput(headers: Input, lines: Input, join: string, tablePar
   return {
     name: headers.name,
     size: headers.size !== undefined && lines.size !== undefined ? headers.size + lines.size : undefined,
-    bytesRead: () => headers.bytesRead() + lines.bytesRead(),
     orphans: () => orphans,
     rows: async function* () {
       const lineRows = lines.rows()[Symbol.asyncIterator]()
@@ -24,6 +23,7 @@ export function joinedInput(headers: Input, lines: Input, join: string, tablePar
       }
       pending = await next()
       const seen = new Set<string>()
+      let lastLineOffset: number | undefined
       for await (const header of headers.rows()) {
         const key = String(header.record[join] ?? '')
         seen.add(key)
@@ -37,9 +37,10 @@ export function joinedInput(headers: Input, lines: Input, join: string, tablePar
         while (pending && String(pending.record[join] ?? '') === key) {
           const { [join]: _omit, ...rest } = pending.record
           parts.push(rest)
+          lastLineOffset = pending.offset
           pending = await next()
         }
-        yield { row: header.row, record: { ...header.record, [tablePart]: parts } }
+        yield { row: header.row, record: { ...header.record, [tablePart]: parts }, offset: header.offset + (lastLineOffset ?? 0) }
       }
       while (pending) {
         orphans.push(pending)

@@ -1,9 +1,10 @@
-// How far a load is: on a terminal a progress bar (rows, rows/s, ETA from the share of the input read);
-// otherwise one JSON line a second on stderr, for a log or a pipeline to read.
+// How far a load is: on a terminal a progress bar (rows with their outcome, rows/s, ETA from the share of
+// the input done); otherwise one JSON line a second on stderr, for a log or a pipeline to read.
 import cliProgress from 'cli-progress'
 
 export interface ProgressFigures {
   readonly file: string
+  /** Rows read so far (the outcomes below trail them by the change sets in flight). */
   readonly rows: number
   readonly loaded: number
   readonly present: number
@@ -24,13 +25,14 @@ export function createProgress(options: { terminal: boolean; intervalMs?: number
   const eta = (fraction: number | undefined) => (fraction && fraction > 0.001 ? ((Date.now() - started) / 1000) * (1 / fraction - 1) : undefined)
   if (options.terminal) {
     const bar = new cliProgress.SingleBar(
-      { format: 'load {file} [{bar}] {percentage}% | {rows} rows | {rate} rows/s | eta {etaText} | rejected {rejected}', hideCursor: true, fps: 5 },
+      { format: 'load {file} [{bar}] {percentage}% | {rows} rows | {rate} rows/s | eta {etaText} | rejected {rejected}', hideCursor: true, fps: 5, stream: process.stderr },
       cliProgress.Presets.shades_classic,
     )
     let begun = false
     return {
       update(f) {
-        const values = { file: f.file, rows: f.rows, rate: Math.round(rate(f.rows)), etaText: formatSeconds(eta(f.fraction)), rejected: f.rejected }
+        const done = f.loaded + f.present + f.rejected + f.resumed
+        const values = { file: f.file, rows: done, rate: Math.round(rate(done - f.resumed)), etaText: formatSeconds(eta(f.fraction)), rejected: f.rejected }
         if (!begun) {
           bar.start(1000, 0, values)
           begun = true
@@ -45,7 +47,8 @@ export function createProgress(options: { terminal: boolean; intervalMs?: number
   const emit = () => {
     if (!latest) return
     const seconds = eta(latest.fraction)
-    process.stderr.write(`${JSON.stringify({ event: 'progress', ...latest, rowsPerSecond: Math.round(rate(latest.rows)), etaSeconds: seconds === undefined ? null : Math.round(seconds) })}\n`)
+    const done = latest.loaded + latest.present + latest.rejected
+    process.stderr.write(`${JSON.stringify({ event: 'progress', ...latest, rowsPerSecond: Math.round(rate(done)), etaSeconds: seconds === undefined ? null : Math.round(seconds) })}\n`)
   }
   return {
     update(f) {

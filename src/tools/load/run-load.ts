@@ -114,8 +114,10 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   }
   const mapper = new RowMapper(shape, { columns: plan.columns, constants: plan.constants }, state.resolver)
   const file = plan.path === '-' ? 'stdin' : basename(plan.path)
+  // The share done: the input up to the furthest row with its outcome (the reader runs ahead of it).
+  let doneOffset = 0
   const report = () =>
-    state.progress.update({ file, rows: counts.rows, loaded: counts.loaded, present: counts.present, rejected: counts.rejected, resumed: counts.resumed, fraction: input.size ? input.bytesRead() / input.size : undefined })
+    state.progress.update({ file, rows: counts.rows, loaded: counts.loaded, present: counts.present, rejected: counts.rejected, resumed: counts.resumed, fraction: input.size ? Math.min(1, doneOffset / input.size) : undefined })
 
   const reject = (row: number, record: unknown, status: number, code: string, message: string) => {
     rejects.write({ source, row, record, status, code, message })
@@ -128,6 +130,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
     sending: (rows) => checkpoint.markSent(source, rows.map((r) => r.row)),
     settled: (rows: readonly PendingRow[], outcome: RowOutcome) => {
       for (const row of rows) {
+        doneOffset = Math.max(doneOffset, row.offset)
         if (outcome.kind === 'rejected') reject(row.row, row.record, outcome.status, outcome.code, outcome.message)
         else counts[outcome.kind]++
       }
@@ -155,13 +158,15 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   const bytesPerSet = state.limits.maxBytes * 0.8
   let pending: PendingRow[] = []
   let pendingBytes = 0
-  for await (const { row, record, unreadable } of input.rows()) {
+  for await (const { row, record, offset, unreadable } of input.rows()) {
     counts.rows++
     if (checkpoint.done(source, row)) {
+      doneOffset = Math.max(doneOffset, offset)
       counts.resumed++
       continue
     }
     if (unreadable) {
+      doneOffset = Math.max(doneOffset, offset)
       reject(row, record, 0, 'UnreadableRow', unreadable)
       checkpoint.markDone(source, [row])
       continue
@@ -171,6 +176,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       body = await mapper.map(record)
     } catch (error) {
       if (!(error instanceof RowError)) throw error
+      doneOffset = Math.max(doneOffset, offset)
       reject(row, record, 0, error.code, error.message)
       checkpoint.markDone(source, [row])
       continue
@@ -182,12 +188,13 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       pending = []
       pendingBytes = 0
     }
-    pending.push({ row, record, body, uncertain: checkpoint.uncertain(source, row) })
+    pending.push({ row, record, body, offset, uncertain: checkpoint.uncertain(source, row) })
     pendingBytes += size
   }
   if (pending.length > 0) await dispatch(pending)
   await Promise.all(inFlight)
   if (failure) throw failure
+  if (input.size) doneOffset = input.size
   for (const orphan of input.orphans?.() ?? []) {
     // Orphan lines have no row of their own in the checkpoint: they are reported once, when the file is done.
     reject(orphan.row, orphan.record, 0, 'OrphanLine', `no header row has ${plan.join} = ${String(orphan.record[plan.join!] ?? '')} at this place (lines must follow the order of the headers)`)
