@@ -45,8 +45,10 @@ export class BatchSender {
         await this.pause(undefined, `the service did not answer: ${(error as Error).message}`)
         return { kind: 'lost', message: (error as Error).message }
       }
-      this.lastAnswer = Date.now()
       this.statistics.batches++
+      // A 503 is no answer to the batch: a service that keeps saying it is unavailable is given up on
+      // like one that does not answer.
+      if (answer.status !== 503) this.lastAnswer = Date.now()
       if (answer.status === 429) {
         this.statistics.throttled++
         await sleep((retryAfter(answer.headers['retry-after'], 1) ?? 1) * 1000)

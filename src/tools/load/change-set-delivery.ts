@@ -87,8 +87,13 @@ export async function deliverChangeSet(context: DeliveryContext, target: Deliver
     if (outcome.kind === 'refused') {
       if (outcome.code === 'TooManyOperations' || outcome.status === 413) {
         const allowed = allowedOperations(outcome.message)
-        if (allowed !== undefined && allowed < context.limits.maxOperations) context.limits.maxOperations = allowed
-        else if (outcome.status === 413 && remaining.length > 1) context.limits.maxOperations = Math.max(perRow, Math.floor((remaining.length * perRow) / 2))
+        if (allowed !== undefined && allowed < context.limits.maxOperations) {
+          context.limits.maxOperations = allowed
+          context.limits.source = `400 ${outcome.code}`
+        } else if (outcome.status === 413 && remaining.length > 1) {
+          context.limits.maxOperations = Math.max(perRow, Math.floor((remaining.length * perRow) / 2))
+          context.limits.source = '413'
+        }
         if (remaining.length > 1) continue
       }
       if (remaining.length > 1) {
