@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // The command line: `serve` (what `make run` ends with), `migrate`, `seed`, `recompute-totals`,
-// `check-config`. Environment: PORT (8080), HOST (127.0.0.1), DATABASE_URL, CONFIG
+// `check-config`, and two clients of the service over HTTP: the bulk loader `load` (src/tools/load) and the load
+// driver `drive` (src/tools/drive).
+// Environment: PORT (8080), HOST (127.0.0.1), DATABASE_URL, CONFIG
 // (config/demo.json), SEED_SCALE (1).
 import { existsSync } from 'node:fs'
 import cliProgress from 'cli-progress'
@@ -14,6 +16,8 @@ import { parseDatabaseUrl } from './store/database-url.js'
 import { migrate } from './store/migrate.js'
 import { createPool, ensureDatabase, type Pool } from './store/pool.js'
 import { recomputeTotals } from './store/totals.js'
+import { driveCommand } from './tools/drive/drive-command.js'
+import { loadCommand } from './tools/load/load-command.js'
 
 function configPath(): string {
   if (process.env.CONFIG) return process.env.CONFIG
@@ -116,8 +120,14 @@ async function main(): Promise<void> {
       await pool.end()
       return
     }
+    case 'load':
+      process.exitCode = await loadCommand(args)
+      return
+    case 'drive':
+      process.exitCode = await driveCommand(args)
+      return
     default:
-      throw new Error(`unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config`)
+      throw new Error(`unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load, drive`)
   }
 }
 
