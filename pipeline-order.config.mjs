@@ -6,7 +6,8 @@
 // Read top to bottom as a request travels down and the code it needs lies below:
 export const stages = [
   ['cli'], //                 commands: serve, migrate, seed, recompute-totals
-  ['http'], //                uWS, mounts, authentication, the early refusals of $batch (decisions.md §7)
+  ['http', 'tools'], //       uWS, mounts, authentication, the early refusals of $batch (decisions.md §7);
+  //                          the loader and load driver, clients of the service over HTTP (they import none of it)
   ['batch'], //               intake, plan, rate rules, execute, answer and log of a $batch
   ['service', 'seed'], //     the dispatcher and its handlers, writes, reads; the demo data
   ['virtual', 'posting'], //  virtual-table sources; the generic poster
