@@ -6,6 +6,7 @@
 // Read top to bottom as a request travels down and the code it needs lies below:
 export const stages = [
   ['cli'], //                 commands: serve, migrate, seed, recompute-totals
+  ['ops'], //                 the process: environment, worker processes, graceful stop
   ['http'], //                uWS, mounts, authentication, the early refusals of $batch (decisions.md §7)
   ['batch'], //               intake, plan, rate rules, execute, answer and log of a $batch
   ['service', 'seed'], //     the dispatcher and its handlers, writes, reads; the demo data

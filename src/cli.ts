@@ -8,6 +8,7 @@ import { ConfigurationError } from './model/configuration.js'
 import { loadModel } from './model/load-model.js'
 import type { ServiceModel } from './model/model.js'
 import { startServer } from './http/server.js'
+import { stopGracefullyOnSignals } from './ops/graceful-stop.js'
 import { seedDemoData, type SeedProgress } from './seed/seed-data.js'
 import { createServiceContext } from './service/service-context.js'
 import { parseDatabaseUrl } from './store/database-url.js'
@@ -63,7 +64,8 @@ async function serve(args: string[]): Promise<void> {
   console.log(`seed: ${seed.message}`)
   const host = process.env.HOST ?? '127.0.0.1'
   const port = Number(process.env.PORT ?? 8080)
-  const server = await startServer(createServiceContext(model, pool, process.env), { host, port })
+  const context = createServiceContext(model, pool, process.env)
+  const server = await startServer(context, { host, port })
   const base = `http://${host}:${server.port}`
   console.log(`\n${model.name} OData service (configuration ${file})`)
   console.log(`  reference flavour (HTTP Basic):  ${base}${model.mounts.reference}/v4/`)
@@ -75,12 +77,14 @@ async function serve(args: string[]): Promise<void> {
     }
   }
   console.log(`  try: curl -u ${model.subjects[0]?.name ?? 'user'}:${model.subjects[0]?.password ?? 'password'} ${base}${model.mounts.reference}/v4/$metadata\n`)
-  const stop = () => {
-    server.close()
-    void pool.end().finally(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+  const timeoutMs = Number(process.env.STOP_TIMEOUT_SECONDS ?? 25) * 1000
+  stopGracefullyOnSignals(server, {
+    timeoutMs,
+    release: async () => {
+      await context.requestLog.flush()
+      await pool.end()
+    },
+  })
 }
 
 async function main(): Promise<void> {

@@ -22,6 +22,7 @@ export class Responder {
   private finished = false
   private writableWaiter: (() => void) | undefined
   private readonly abortListeners: (() => void)[] = []
+  private readonly doneListeners: (() => void)[] = []
   /** The status the response was sent with, for the request log. */
   status = 0
   /** A HEAD request: status and headers as for GET, never a body. */
@@ -35,6 +36,7 @@ export class Responder {
       this.writableWaiter = undefined
       waiter?.()
       for (const listener of this.abortListeners) listener()
+      this.notifyDone()
     })
   }
 
@@ -49,6 +51,23 @@ export class Responder {
   /** Called once when the client goes away (to stop a query and free its connection). */
   onAbort(listener: () => void): void {
     this.abortListeners.push(listener)
+  }
+
+  /**
+   * Called once when the response is complete, closed or abandoned by the client: what a graceful stop
+   * waits for and what the metrics count (src/http/in-flight.ts, src/metrics).
+   */
+  onDone(listener: () => void): void {
+    if (this.doneNotified) listener()
+    else this.doneListeners.push(listener)
+  }
+
+  private doneNotified = false
+
+  private notifyDone(): void {
+    if (this.doneNotified) return
+    this.doneNotified = true
+    for (const listener of this.doneListeners.splice(0)) listener()
   }
 
   private writeHead(status: number, headers: Headers): void {
@@ -71,6 +90,7 @@ export class Responder {
       else if (this.headOnly) this.res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, options.closeConnection)
       else this.res.end(body, options.closeConnection)
     })
+    this.notifyDone()
   }
 
   sendJson(status: number, body: string, headers: Headers = {}): void {
@@ -121,6 +141,7 @@ export class Responder {
     if (this.finished) return
     this.finished = true
     this.res.cork(() => (this.headOnly ? this.res.endWithoutBody() : this.res.end(chunk ?? '')))
+    this.notifyDone()
   }
 
   /** Closes the connection: the only honest answer once a streamed response has failed half-way. */
@@ -128,5 +149,6 @@ export class Responder {
     if (this.finished) return
     this.finished = true
     this.res.close()
+    this.notifyDone()
   }
 }

@@ -18,6 +18,7 @@ import { Responder } from './responder.js'
 import { readBody } from './read-body.js'
 import { handleBatch } from './batch-endpoint.js'
 import { SETTINGS_PATH, handleSettings } from './settings-endpoint.js'
+import { InFlight } from './in-flight.js'
 
 export interface ServerOptions {
   readonly host: string
@@ -27,6 +28,12 @@ export interface ServerOptions {
 export interface RunningServer {
   readonly port: number
   close(): void
+  /**
+   * A graceful stop: accepts no more connections, turns away new requests on open ones (503
+   * ShuttingDown), waits up to `timeoutMs` for the requests in flight (batches included), then closes
+   * every connection. Resolves with the number of requests cut off (0: all finished).
+   */
+  stop(timeoutMs: number): Promise<number>
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH'])
@@ -46,9 +53,12 @@ export async function startServer(context: ServiceContext, options: ServerOption
   const authenticator = new Authenticator(context.model)
   const app = uws.App()
   const fallbackHost = `${options.host}:${options.port}`
+  const inFlight = new InFlight()
 
   app.any('/*', (res, req) => {
     const responder = new Responder(res)
+    if (inFlight.draining) return responder.sendError(new ODataError('ShuttingDown', 'The service is stopping; send the request again'), { closeConnection: true })
+    inFlight.track(responder)
     const method = req.getCaseSensitiveMethod().toUpperCase()
     const url = req.getUrl()
     const rawQuery = req.getQuery() ?? ''
@@ -110,12 +120,25 @@ export async function startServer(context: ServiceContext, options: ServerOption
   return new Promise((resolve, reject) => {
     app.listen(options.host, options.port, (listenSocket) => {
       if (!listenSocket) return reject(new Error(`Cannot listen on ${options.host}:${options.port} (is the port taken?)`))
+      let listening = true
+      const stopListening = () => {
+        context.settings.stopRefreshing()
+        if (listening) uws.us_listen_socket_close(listenSocket)
+        listening = false
+      }
       resolve({
         port: uws.us_socket_local_port(listenSocket),
         close: () => {
-          context.settings.stopRefreshing()
-          uws.us_listen_socket_close(listenSocket)
+          stopListening()
           app.close()
+        },
+        async stop(timeoutMs) {
+          stopListening()
+          inFlight.draining = true
+          await inFlight.idle(timeoutMs)
+          const cutOff = inFlight.size
+          app.close()
+          return cutOff
         },
       })
     })
