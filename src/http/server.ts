@@ -19,6 +19,7 @@ import { readBody } from './read-body.js'
 import { handleBatch } from './batch-endpoint.js'
 import { SETTINGS_PATH, handleSettings } from './settings-endpoint.js'
 import { InFlight } from './in-flight.js'
+import { handleHealth, isHealthPath } from './health-endpoint.js'
 
 export interface ServerOptions {
   readonly host: string
@@ -79,6 +80,9 @@ export async function startServer(context: ServiceContext, options: ServerOption
       if (!responder.done) responder.sendError(odataError)
       log()
     }
+
+    // Operations endpoints outside the service roots: no authentication, no request log.
+    if (isHealthPath(url)) return void handleHealth(context, url, method, responder).catch(fail)
 
     try {
       const mount = matchMount(url, context.model.mounts)
