@@ -12,6 +12,7 @@ export const stages = [
   ['service', 'seed'], //     the dispatcher and its handlers, writes, reads; the demo data
   ['virtual', 'posting'], //  virtual-table sources; the generic poster
   ['respond', 'limits', 'log'], // response writers and row streaming; rate rules; request and process log
+  ['metrics'], //             the Prometheus registry every stage above counts into
   ['store'], //               the pool, schema, transactions, totals
   ['sql'], //                 the compiler and the hand-written SQL builder
   ['odata'], //               URL, query options, expression language and binder: the tree sql compiles

@@ -20,10 +20,14 @@ import { handleBatch } from './batch-endpoint.js'
 import { SETTINGS_PATH, handleSettings } from './settings-endpoint.js'
 import { InFlight } from './in-flight.js'
 import { handleHealth, isHealthPath } from './health-endpoint.js'
+import { METRICS_PATH, handleMetrics } from './metrics-endpoint.js'
+import { observeRequest, unwatchPool, watchPool } from '../metrics/service-metrics.js'
 
 export interface ServerOptions {
   readonly host: string
   readonly port: number
+  /** `GET /metrics` wants this Bearer token; without one it answers loopback scrapers only. */
+  readonly metricsToken?: string
 }
 
 export interface RunningServer {
@@ -55,6 +59,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
   const app = uws.App()
   const fallbackHost = `${options.host}:${options.port}`
   const inFlight = new InFlight()
+  watchPool(context.pool as never)
 
   app.any('/*', (res, req) => {
     const responder = new Responder(res)
@@ -81,12 +86,19 @@ export async function startServer(context: ServiceContext, options: ServerOption
       log()
     }
 
-    // Operations endpoints outside the service roots: no authentication, no request log.
+    // Operations endpoints outside the service roots: no authentication, no request log, not counted.
     if (isHealthPath(url)) return void handleHealth(context, url, method, responder).catch(fail)
+    if (url === METRICS_PATH) {
+      const scrape = { method, authorization: headers.get('authorization'), remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString() }
+      return void handleMetrics(scrape, options.metricsToken, responder).catch(fail)
+    }
+    let flavour = 'none'
+    responder.onDone(() => observeRequest(flavour, method, responder.status, (performance.now() - started) / 1000))
 
     try {
       const mount = matchMount(url, context.model.mounts)
       if (!mount) throw new ODataError('NotFound', `No service root at ${url.length > 200 ? `${url.slice(0, 200)}…` : url}`)
+      flavour = mount.flavour
       const query = parseQueryOptions(rawQuery)
       const subject = authenticator.authenticate(mount.flavour, {
         authorization: headers.get('authorization'),
@@ -127,6 +139,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
       let listening = true
       const stopListening = () => {
         context.settings.stopRefreshing()
+        unwatchPool(context.pool as never)
         if (listening) uws.us_listen_socket_close(listenSocket)
         listening = false
       }
