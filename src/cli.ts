@@ -65,7 +65,7 @@ async function serve(args: string[]): Promise<void> {
   const host = process.env.HOST ?? '127.0.0.1'
   const port = Number(process.env.PORT ?? 8080)
   const context = createServiceContext(model, pool, process.env)
-  const server = await startServer(context, { host, port, metricsToken: process.env.METRICS_TOKEN || undefined })
+  const server = await startServer(context, { host, port, metricsToken: process.env.METRICS_TOKEN || undefined, corsOrigins: process.env.CORS_ORIGINS })
   const base = `http://${host}:${server.port}`
   console.log(`\n${model.name} OData service (configuration ${file})`)
   console.log(`  reference flavour (HTTP Basic):  ${base}${model.mounts.reference}/v4/`)

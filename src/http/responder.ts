@@ -27,6 +27,8 @@ export class Responder {
   status = 0
   /** A HEAD request: status and headers as for GET, never a body. */
   headOnly = false
+  /** Headers every answer to this request carries besides its own (CORS, src/http/cors.ts). */
+  extraHeaders: Headers | undefined
 
   constructor(private readonly res: HttpResponse) {
     res.onAborted(() => {
@@ -74,6 +76,7 @@ export class Responder {
     this.res.writeStatus(statusLine(status))
     for (const name in COMMON_HEADERS) this.res.writeHeader(name, COMMON_HEADERS[name]!)
     for (const name in headers) this.res.writeHeader(name, headers[name]!)
+    if (this.extraHeaders !== undefined) for (const name in this.extraHeaders) this.res.writeHeader(name, this.extraHeaders[name]!)
     this.started = true
     this.status = status
   }

@@ -19,6 +19,7 @@ import { readBody } from './read-body.js'
 import { handleBatch } from './batch-endpoint.js'
 import { SETTINGS_PATH, handleSettings } from './settings-endpoint.js'
 import { InFlight } from './in-flight.js'
+import { CorsPolicy } from './cors.js'
 import { handleHealth, isHealthPath } from './health-endpoint.js'
 import { METRICS_PATH, handleMetrics } from './metrics-endpoint.js'
 import { observeRequest, unwatchPool, watchPool } from '../metrics/service-metrics.js'
@@ -28,6 +29,8 @@ export interface ServerOptions {
   readonly port: number
   /** `GET /metrics` wants this Bearer token; without one it answers loopback scrapers only. */
   readonly metricsToken?: string
+  /** CORS_ORIGINS: the allowed origins, over the configuration's `cors.allowedOrigins`. */
+  readonly corsOrigins?: string
 }
 
 export interface RunningServer {
@@ -59,6 +62,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
   const app = uws.App()
   const fallbackHost = `${options.host}:${options.port}`
   const inFlight = new InFlight()
+  const cors = new CorsPolicy(context.model.configuration.cors, options.corsOrigins)
   watchPool(context.pool as never)
 
   app.any('/*', (res, req) => {
@@ -94,6 +98,10 @@ export async function startServer(context: ServiceContext, options: ServerOption
     }
     let flavour = 'none'
     responder.onDone(() => observeRequest(flavour, method, responder.status, (performance.now() - started) / 1000))
+
+    const crossOrigin = cors.outcome(method, headers)
+    if (crossOrigin.preflight) return responder.send(crossOrigin.status, crossOrigin.headers)
+    responder.extraHeaders = crossOrigin.headers
 
     try {
       const mount = matchMount(url, context.model.mounts)
