@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // The command line: `serve` (what `make run` ends with), `migrate`, `seed`, `recompute-totals`,
-// `check-config`. Environment: PORT (8080), HOST (127.0.0.1), DATABASE_URL, CONFIG
-// (config/demo.json), SEED_SCALE (1).
+// `check-config`. Environment: see src/ops/environment.ts and the README's settings table.
 import { existsSync } from 'node:fs'
 import cliProgress from 'cli-progress'
 import { ConfigurationError } from './model/configuration.js'
@@ -9,6 +8,8 @@ import { loadModel } from './model/load-model.js'
 import type { ServiceModel } from './model/model.js'
 import { startServer } from './http/server.js'
 import { stopGracefullyOnSignals } from './ops/graceful-stop.js'
+import { readEnvironment } from './ops/environment.js'
+import { CorsPolicy } from './http/cors.js'
 import { seedDemoData, type SeedProgress } from './seed/seed-data.js'
 import { createServiceContext } from './service/service-context.js'
 import { parseDatabaseUrl } from './store/database-url.js'
@@ -56,16 +57,17 @@ async function prepareDatabase(model: ServiceModel): Promise<Pool> {
 }
 
 async function serve(args: string[]): Promise<void> {
-  const file = configPath()
+  // Every variable is checked before anything else happens (src/ops/environment.ts).
+  const environment = readEnvironment(process.env)
+  const file = environment.configFile
   const model = loadModel(file)
   const pool = await prepareDatabase(model)
   const scale = scaleFrom(args)
   const seed = await seedDemoData(pool, model, { scale, progress: progressBar(scale) })
   console.log(`seed: ${seed.message}`)
-  const host = process.env.HOST ?? '127.0.0.1'
-  const port = Number(process.env.PORT ?? 8080)
+  const { host, port } = environment
   const context = createServiceContext(model, pool, process.env)
-  const server = await startServer(context, { host, port, metricsToken: process.env.METRICS_TOKEN || undefined, corsOrigins: process.env.CORS_ORIGINS })
+  const server = await startServer(context, { host, port, metricsToken: environment.metricsToken, corsOrigins: environment.corsOrigins })
   const base = `http://${host}:${server.port}`
   console.log(`\n${model.name} OData service (configuration ${file})`)
   console.log(`  reference flavour (HTTP Basic):  ${base}${model.mounts.reference}/v4/`)
@@ -77,7 +79,7 @@ async function serve(args: string[]): Promise<void> {
     }
   }
   console.log(`  try: curl -u ${model.subjects[0]?.name ?? 'user'}:${model.subjects[0]?.password ?? 'password'} ${base}${model.mounts.reference}/v4/$metadata\n`)
-  const timeoutMs = Number(process.env.STOP_TIMEOUT_SECONDS ?? 25) * 1000
+  const timeoutMs = environment.stopTimeoutSeconds * 1000
   stopGracefullyOnSignals(server, {
     timeoutMs,
     release: async () => {
@@ -93,8 +95,11 @@ async function main(): Promise<void> {
     case 'serve':
       return serve(args)
     case 'check-config': {
-      const model = loadModel(configPath())
-      console.log(`${configPath()}: valid (${model.entitySets.length} entity sets)`)
+      const environment = readEnvironment(process.env)
+      const model = loadModel(environment.configFile)
+      // The allowed origins are checked as the server will read them.
+      new CorsPolicy(model.configuration.cors, environment.corsOrigins)
+      console.log(`${environment.configFile}: valid (${model.entitySets.length} entity sets); environment valid`)
       return
     }
     case 'migrate': {
