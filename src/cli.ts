@@ -7,8 +7,9 @@ import { ConfigurationError } from './model/configuration.js'
 import { loadModel } from './model/load-model.js'
 import type { ServiceModel } from './model/model.js'
 import { startServer } from './http/server.js'
-import { stopGracefullyOnSignals } from './ops/graceful-stop.js'
-import { readEnvironment } from './ops/environment.js'
+import { gracefulStopper, type GracefulStopper } from './ops/graceful-stop.js'
+import { readEnvironment, type ProcessEnvironment } from './ops/environment.js'
+import { claimPort, isWorkerProcess, serveAsWorker, startWorkers } from './ops/workers.js'
 import { CorsPolicy } from './http/cors.js'
 import { seedDemoData, type SeedProgress } from './seed/seed-data.js'
 import { createServiceContext } from './service/service-context.js'
@@ -61,17 +62,27 @@ async function serve(args: string[]): Promise<void> {
   const environment = readEnvironment(process.env)
   const file = environment.configFile
   const model = loadModel(file)
+  if (isWorkerProcess()) return serveOneProcess(model, createPool(parseDatabaseUrl(environment.databaseUrl)), environment, serveAsWorker)
   const pool = await prepareDatabase(model)
   const scale = scaleFrom(args)
   const seed = await seedDemoData(pool, model, { scale, progress: progressBar(scale) })
   console.log(`seed: ${seed.message}`)
-  const { host, port } = environment
-  const context = createServiceContext(model, pool, process.env)
-  const server = await startServer(context, { host, port, metricsToken: environment.metricsToken, corsOrigins: environment.corsOrigins })
-  const base = `http://${host}:${server.port}`
-  console.log(`\n${model.name} OData service (configuration ${file})`)
+  // uWS listens with SO_REUSEPORT: without this check a second service on the port would share it silently.
+  const port = await claimPort(environment.host, environment.port)
+  let processes = 1
+  if (environment.workers === 1) {
+    await serveOneProcess(model, pool, { ...environment, port }, (stopper) => {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stopper.signal)
+    })
+  } else {
+    await pool.end()
+    processes = (await startWorkers(environment.workers, { PORT: String(port) })).count
+  }
+  const base = `http://${environment.host}:${port}`
+  console.log(`\n${model.name} OData service (configuration ${file}; ${processes} process${processes === 1 ? '' : 'es'})`)
   console.log(`  reference flavour (HTTP Basic):  ${base}${model.mounts.reference}/v4/`)
   console.log(`  token flavour:                   ${base}${model.mounts.token}/v4/   (or ${base}${model.mounts.token}/t/<token>/v4/)`)
+  console.log(`  operations: ${base}/health, ${base}/ready, ${base}/metrics; administration: <service root>/$admin`)
   if (model.subjects.length > 0) {
     console.log('  credentials:')
     for (const subject of model.subjects) {
@@ -79,14 +90,21 @@ async function serve(args: string[]): Promise<void> {
     }
   }
   console.log(`  try: curl -u ${model.subjects[0]?.name ?? 'user'}:${model.subjects[0]?.password ?? 'password'} ${base}${model.mounts.reference}/v4/$metadata\n`)
-  const timeoutMs = environment.stopTimeoutSeconds * 1000
-  stopGracefullyOnSignals(server, {
-    timeoutMs,
-    release: async () => {
-      await context.requestLog.flush()
-      await pool.end()
-    },
-  })
+}
+
+/** One service process on the pool: the server, and how a stop reaches it (signals, or the primary's word). */
+async function serveOneProcess(model: ServiceModel, pool: Pool, environment: ProcessEnvironment, stopWhen: (stopper: GracefulStopper) => void): Promise<void> {
+  const context = createServiceContext(model, pool, process.env)
+  const server = await startServer(context, { host: environment.host, port: environment.port, metricsToken: environment.metricsToken, corsOrigins: environment.corsOrigins })
+  stopWhen(
+    gracefulStopper(server, {
+      timeoutMs: environment.stopTimeoutSeconds * 1000,
+      release: async () => {
+        await context.requestLog.flush()
+        await pool.end()
+      },
+    }),
+  )
 }
 
 async function main(): Promise<void> {

@@ -1,7 +1,9 @@
 // SIGTERM / SIGINT: a graceful stop. The first signal stops accepting connections, lets the requests and
 // batches in flight finish (at most STOP_TIMEOUT_SECONDS), writes the request log's buffer, closes the
 // pool and exits 0 (1 when requests had to be cut off). A second signal exits at once (status 130), for
-// an operator who will not wait.
+// an operator who will not wait. A worker process (src/ops/workers.ts) is also asked by its primary,
+// which does not count as a signal: a signal sent to the whole process group and the primary's request
+// together are one stop, not two.
 import { logger } from '../log/logger.js'
 
 export interface Stoppable {
@@ -17,23 +19,40 @@ export interface GracefulStopOptions {
   readonly exit?: (code: number) => void
 }
 
-export function stopGracefullyOnSignals(server: Stoppable, options: GracefulStopOptions): void {
+export interface GracefulStopper {
+  /** A signal: the first begins the stop, the second ends the process at once. */
+  signal(signal: NodeJS.Signals): void
+  /** Begins the stop if it has not begun (the primary's request). */
+  request(): void
+  /** Ends the process now. */
+  immediate(): void
+}
+
+export function gracefulStopper(server: Stoppable, options: GracefulStopOptions): GracefulStopper {
   const exit = options.exit ?? ((code: number) => process.exit(code))
   let stopping = false
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: stopping at once')
-      return exit(130)
-    }
+  const begin = (reason: string) => {
     stopping = true
-    logger.info({ signal, timeoutSeconds: options.timeoutMs / 1000 }, 'stopping: no new connections; requests in flight finish')
+    logger.info({ reason, timeoutSeconds: options.timeoutMs / 1000 }, 'stopping: no new connections; requests in flight finish')
     stopGracefully(server, options).then(exit, (error: unknown) => {
       logger.error({ err: error }, 'the stop failed')
       exit(1)
     })
   }
-  process.on('SIGTERM', onSignal)
-  process.on('SIGINT', onSignal)
+  const immediate = () => {
+    logger.warn('stopping at once')
+    exit(130)
+  }
+  return {
+    signal(signal) {
+      if (stopping) immediate()
+      else begin(signal)
+    },
+    request() {
+      if (!stopping) begin('asked by the primary process')
+    },
+    immediate,
+  }
 }
 
 /** The stop itself: resolves with the exit status. */
