@@ -20,6 +20,7 @@ import { handleBatch } from './batch-endpoint.js'
 import { SETTINGS_PATH, handleSettings } from './settings-endpoint.js'
 import { InFlight } from './in-flight.js'
 import { CorsPolicy } from './cors.js'
+import { handleAdmin, isAdminPath } from './admin-endpoint.js'
 import { handleHealth, isHealthPath } from './health-endpoint.js'
 import { METRICS_PATH, handleMetrics } from './metrics-endpoint.js'
 import { observeRequest, unwatchPool, watchPool } from '../metrics/service-metrics.js'
@@ -117,6 +118,9 @@ export async function startServer(context: ServiceContext, options: ServerOption
       profileName = subject.profile.name
       if (mount.rest === SETTINGS_PATH) {
         return void handleSettings(context, { res, responder, method, headers, subject }).then(log, fail)
+      }
+      if (isAdminPath(mount.rest)) {
+        return void handleAdmin(context, { responder, method, rest: mount.rest, query: new URLSearchParams(rawQuery), subject }).then(log, fail)
       }
       const path = resolveResourcePath(context.model, mount.rest)
       const serviceRoot = absoluteRoot(headers, mount.root, fallbackHost)
