@@ -73,8 +73,15 @@ async function withService<T>(workers: number, work: () => Promise<T>): Promise<
   let text = ''
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()))
   await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => /token flavour:/.test(text) && (clearInterval(timer), resolve()), 50)
-    child.once('exit', (code) => (clearInterval(timer), reject(new Error(`serve exited ${code}: ${text}`))))
+    const timer = setInterval(() => {
+      if (!/token flavour:/.test(text)) return
+      clearInterval(timer)
+      resolve()
+    }, 50)
+    child.once('exit', (code) => {
+      clearInterval(timer)
+      reject(new Error(`serve exited ${code}: ${text}`))
+    })
   })
   try {
     return await work()

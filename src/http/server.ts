@@ -23,7 +23,7 @@ import { CorsPolicy } from './cors.js'
 import { handleAdmin, isAdminPath } from './admin-endpoint.js'
 import { handleHealth, isHealthPath } from './health-endpoint.js'
 import { METRICS_PATH, handleMetrics } from './metrics-endpoint.js'
-import { observeRequest, unwatchPool, watchPool } from '../metrics/service-metrics.js'
+import { type ObservablePool, observeRequest, unwatchPool, watchPool } from '../metrics/service-metrics.js'
 
 export interface ServerOptions {
   readonly host: string
@@ -64,7 +64,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
   const fallbackHost = `${options.host}:${options.port}`
   const inFlight = new InFlight()
   const cors = new CorsPolicy(context.model.configuration.cors, options.corsOrigins)
-  watchPool(context.pool as never)
+  watchPool(context.pool as unknown as ObservablePool)
 
   app.any('/*', (res, req) => {
     const responder = new Responder(res)
@@ -151,7 +151,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
       let listening = true
       const stopListening = () => {
         context.settings.stopRefreshing()
-        unwatchPool(context.pool as never)
+        unwatchPool(context.pool as unknown as ObservablePool)
         if (listening) uws.us_listen_socket_close(listenSocket)
         listening = false
       }

@@ -6,7 +6,6 @@ import t from 'tap'
 import { startServer } from '../../src/http/server.js'
 import { createServiceContext } from '../../src/service/service-context.js'
 import { createPool } from '../../src/store/pool.js'
-import { freePort } from '../support/service-process.js'
 import { rawRequest, startTestService } from '../support/test-service.js'
 
 const service = await startTestService('http_health')

@@ -44,14 +44,44 @@ function connects(port: number): Promise<boolean> {
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** A kept-alive connection: each `get` sends a request on it and resolves with what came back. */
+function keptAlive(port: number) {
+  const socket = net.connect(port, '127.0.0.1')
+  socket.on('error', () => undefined)
+  return {
+    get(path: string): Promise<string> {
+      return new Promise((resolve) => {
+        let text = ''
+        const onData = (chunk: Buffer) => {
+          text += chunk.toString()
+          if (/\r\n\r\n\{.*\}$/s.test(text)) {
+            socket.off('data', onData)
+            resolve(text)
+          }
+        }
+        socket.on('data', onData)
+        socket.once('close', () => resolve(text))
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)
+      })
+    },
+    socket,
+  }
+}
+
 t.test('SIGTERM: a batch in flight completes and is answered, then the process exits 0', async (t) => {
   const service = await startServiceProcess('ops_graceful_stop', { STOP_TIMEOUT_SECONDS: '20' })
   t.teardown(() => service.close())
+  const idle = keptAlive(service.port)
+  t.match(await idle.get('/health'), /^HTTP\/1\.1 200 /, 'a kept-alive connection, open before the signal')
   const batch = startBatch(service.port)
   await delay(300)
   service.child.kill('SIGTERM')
   await delay(300)
   t.equal(await connects(service.port), false, 'no new connection is accepted')
+  const turnedAway = await idle.get('/health')
+  t.match(turnedAway, /^HTTP\/1\.1 503 /, 'a request on an open connection is turned away')
+  t.match(turnedAway, /ShuttingDown/)
+  t.match(turnedAway, /Connection: close/i)
   t.equal(service.child.exitCode, null, 'the process waits for the batch')
   batch.finish()
   const answer = await batch.answer
