@@ -6,12 +6,14 @@
 // Read top to bottom as a request travels down and the code it needs lies below:
 export const stages = [
   ['cli'], //                 commands: serve, migrate, seed, recompute-totals
+  ['ops'], //                 the process: environment, worker processes, graceful stop
   ['http', 'tools'], //       uWS, mounts, authentication, the early refusals of $batch (decisions.md §7);
   //                          the loader and load driver, clients of the service over HTTP (they import none of it)
   ['batch'], //               intake, plan, rate rules, execute, answer and log of a $batch
   ['service', 'seed'], //     the dispatcher and its handlers, writes, reads; the demo data
   ['virtual', 'posting'], //  virtual-table sources; the generic poster
   ['respond', 'limits', 'log'], // response writers and row streaming; rate rules; request and process log
+  ['metrics'], //             the Prometheus registry every stage above counts into
   ['store'], //               the pool, schema, transactions, totals
   ['sql'], //                 the compiler and the hand-written SQL builder
   ['odata'], //               URL, query options, expression language and binder: the tree sql compiles

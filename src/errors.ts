@@ -64,6 +64,7 @@ export const ERROR_CODES = {
   InternalError: { status: 500, description: 'An unexpected failure; nothing is promised about partial effects outside transactions.' },
   LogWriteFailed: { status: 500, description: 'The request log could not be written after the batch ran; details list the executed operations.' },
   ServiceUnavailable: { status: 503, description: 'The database is not reachable; nothing was written. Retry-After says when to retry.' },
+  ShuttingDown: { status: 503, description: 'The process is stopping (a graceful stop): the request was not run; send it again on a new connection.' },
   LockTimeout: { status: 503, description: 'Rows the request writes stayed locked by other writes past the lock wait timeout; nothing was written. Retry-After says when to retry.' },
 } as const satisfies Record<string, ErrorDefinition>
 

@@ -3,6 +3,7 @@
 // cannot take them all, the whole batch is refused with 429 and still spends its operations, and
 // Retry-After is the time to the end of the window that waits longest (at least one second).
 import { ODataError } from '../errors.js'
+import { rateLimitRefusalsTotal } from '../metrics/service-metrics.js'
 import type { SubjectModel } from '../model/model.js'
 import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
@@ -45,6 +46,7 @@ export async function consumeRate(pool: Pool, subject: SubjectModel, operations:
   } finally {
     connection.release()
   }
+  if (retryAfter > 0) rateLimitRefusalsTotal.inc({ subject: subject.name })
   return retryAfter > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, retryAfter) } : { allowed: true, retryAfterSeconds: 0 }
 }
 

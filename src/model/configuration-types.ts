@@ -51,6 +51,13 @@ export interface ODataRegisterServiceConfiguration {
     token?: Mount
   }
   settings?: Settings
+  /**
+   * Cross-origin requests from browsers: the origins allowed (scheme, host and port, as a browser sends them in Origin; "*" is refused), and how long a browser may keep a preflight's answer.
+   */
+  cors?: {
+    allowedOrigins?: string[]
+    maxAgeSeconds?: number
+  }
   catalogs: Catalog[]
   chartsOfAccounts?: ChartOfAccounts[]
   documents: Document[]
