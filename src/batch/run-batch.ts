@@ -51,7 +51,7 @@ export interface BatchRun {
  */
 export async function runBatch(context: ServiceContext, batch: BatchRun, document: BatchDocument): Promise<void> {
   const started = performance.now()
-  const { answer, headers, subject } = batch
+  const { headers, subject } = batch
   let plan: BatchPlan | undefined
   try {
     plan = planBatch(document, {
