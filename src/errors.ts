@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   SearchNotSupported: { status: 400, description: '$search is not supported by this service.' },
   SurrogateKeyNotFilterable: { status: 400, description: 'SurrogateKey takes no part in $filter, $orderby or $apply.' },
   ValueOutOfRange: { status: 400, description: 'A value computed by an expression is out of the range the database can hold (an arithmetic overflow, a date beyond 9999).' },
+  DivisionByZero: { status: 400, description: 'An expression divides by zero (div, divby or mod) for a row the request reads.' },
   InvalidSkipToken: { status: 400, description: '$skiptoken was not issued by this service for this query (another set, $apply or $orderby, or altered).' },
   InvalidParameter: { status: 400, description: 'A function parameter is unknown, duplicated, unnamed or has a bad value.' },
   NotFilledInResult: { status: 400, description: 'The request names a column the virtual table does not fill (another periodicity, a resource in Condition).' },

@@ -205,6 +205,19 @@ export function describeSchema(model: ServiceModel): CsdlSchemaDescription {
   }
 }
 
+const typeNamesByModel = new WeakMap<ServiceModel, ReadonlySet<string>>()
+
+/** The qualified names of every entity and complex type `$metadata` declares (for `isof`), made once per model. */
+export function schemaTypeNames(model: ServiceModel): ReadonlySet<string> {
+  let names = typeNamesByModel.get(model)
+  if (!names) {
+    const schema = describeSchema(model)
+    names = new Set([...schema.entityTypes, ...schema.complexTypes].map((type) => `${schema.namespace}.${type.name}`))
+    typeNamesByModel.set(model, names)
+  }
+  return names
+}
+
 function describeFunction(qualified: (name: string) => string, set: EntitySetModel, fn: VirtualTableSignature): CsdlOperation {
   return {
     kind: 'Function',

@@ -67,7 +67,9 @@ t.test('arithmetic', async (t) => {
   t.same(await movements('-Quantity lt -50'), ['R2:1'])
   t.same(await movements('Quantity add LineNumber mul 10 gt 30'), ['R1:3', 'R2:1'], 'mul before add')
   t.same(await movements('(Quantity add LineNumber) mul 10 gt 30'), ['R1:1', 'R1:2', 'R1:3', 'R2:1', 'S1:1'])
-  t.same(await movements('Amount div 0 eq 1'), [], 'division by zero is null, not an error')
+  const byZero = await service.get('AccumulationRegister_Stock_RecordType?$filter=Amount div 0 eq 1')
+  t.equal(byZero.status, 400, 'division by zero is an error, not an empty set')
+  t.equal(byZero.json().error.code, 'DivisionByZero')
   for (const overflow of ['LineNumber mul 2147483647 mul 2147483647 mul 2147483647 gt 0', 'Quantity mul 1e308 mul 1e308 gt 0']) {
     const response = await service.get(`AccumulationRegister_Stock_RecordType?$filter=${overflow}`)
     t.equal(response.status, 400, `${overflow}: the client's error, not the service's`)

@@ -22,6 +22,7 @@ import {
   type QueryableSource,
   type Range,
 } from '../../odata/bind/index.js'
+import { schemaTypeNames } from '../../model/csdl.js'
 import { entitySetSources } from '../../sql/entity-set-sources.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
@@ -45,6 +46,7 @@ export function bindContext(context: ServiceContext, request: ServiceRequest, pa
     errorCode,
     resolve: entitySetSources(context.model),
     namespace: context.model.namespace,
+    knownTypes: schemaTypeNames(context.model),
     parameterAlias: (name) => request.query.custom.get(`@${name}`),
     limits: parsed.limits,
   }
