@@ -24,7 +24,7 @@ export const ERROR_CODES = {
   InvalidSelect: { status: 400, description: '$select names an unknown property.' },
   InvalidExpand: { status: 400, description: '$expand does not parse or names an unknown navigation property.' },
   InvalidApply: { status: 400, description: '$apply does not parse or does not bind.' },
-  UnknownProperty: { status: 400, description: 'A name inside a query option or body is not a property of the type.' },
+  UnknownProperty: { status: 400, description: 'A name inside a write body is not a property of the type (details list each, with its path), unless the configuration reads bodies leniently.' },
   ExpressionTooComplex: { status: 400, description: 'An expression limit of decisions.md §8 is exceeded; the message states the actual figure and the limit.' },
   SearchNotSupported: { status: 400, description: '$search is not supported by this service.' },
   SurrogateKeyNotFilterable: { status: 400, description: 'SurrogateKey takes no part in $filter, $orderby or $apply.' },

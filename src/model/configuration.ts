@@ -119,6 +119,8 @@ export interface SettingsConfig {
   maxBatchOperations?: number
   logLevel?: 'off' | 'errors' | 'writes' | 'all'
   pageSize?: number
+  /** A write body's unknown names: refused (default) or ignored, as the reference system does. Not a run-time setting. */
+  unknownProperties?: 'refuse' | 'ignore'
 }
 
 export interface SeedConfig {
