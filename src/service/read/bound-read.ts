@@ -5,6 +5,7 @@ import type { ErrorCode } from '../../errors.js'
 import {
   bindApply,
   bindExpand,
+  bindExpandWithParts,
   bindFilter,
   bindOrderBy,
   bindSelect,
@@ -64,14 +65,17 @@ export function bindRead(context: ServiceContext, request: ServiceRequest, parse
   const scope = QueryScope.over(source)
   const linked = conditions !== undefined && apply === undefined ? conditions(scope.root) : []
   const filter = parsed.filter === null ? null : bindFilter(parsed.filter, scope.root, bind('$filter', 'InvalidFilter'))
+  const select = bindSelect(parsed.select, source, bind('$select', 'InvalidSelect'))
+  const expandContext = bind('$expand', 'InvalidExpand')
   return {
     source,
     scope,
     apply,
     filter: BoundLogical.all(filter === null ? [...linked] : [...linked, filter], BoundLiteral.TRUE),
     orderBy: parsed.orderBy === null ? [] : bindOrderBy(parsed.orderBy.items, rootEnvironment(bind('$orderby', 'InvalidOrderBy'), scope.root)),
-    select: bindSelect(parsed.select, source, bind('$select', 'InvalidSelect')),
-    expand: bindExpand(parsed.expand, source, bind('$expand', 'InvalidExpand')),
+    select,
+    // Table parts and record sets are properties of their owner (bind-expand.ts); rows `$apply` made are not owners.
+    expand: apply === undefined ? bindExpandWithParts(parsed.expand, select, source, expandContext) : bindExpand(parsed.expand, source, expandContext),
   }
 }
 
