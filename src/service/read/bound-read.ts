@@ -65,6 +65,8 @@ export function bindRead(context: ServiceContext, request: ServiceRequest, parse
   const scope = QueryScope.over(source)
   const linked = conditions !== undefined && apply === undefined ? conditions(scope.root) : []
   const filter = parsed.filter === null ? null : bindFilter(parsed.filter, scope.root, bind('$filter', 'InvalidFilter'))
+  // Bound in this order, so that of several bad options the same one is reported as before.
+  const orderBy = parsed.orderBy === null ? [] : bindOrderBy(parsed.orderBy.items, rootEnvironment(bind('$orderby', 'InvalidOrderBy'), scope.root))
   const select = bindSelect(parsed.select, source, bind('$select', 'InvalidSelect'))
   const expandContext = bind('$expand', 'InvalidExpand')
   return {
@@ -72,7 +74,7 @@ export function bindRead(context: ServiceContext, request: ServiceRequest, parse
     scope,
     apply,
     filter: BoundLogical.all(filter === null ? [...linked] : [...linked, filter], BoundLiteral.TRUE),
-    orderBy: parsed.orderBy === null ? [] : bindOrderBy(parsed.orderBy.items, rootEnvironment(bind('$orderby', 'InvalidOrderBy'), scope.root)),
+    orderBy,
     select,
     // Table parts and record sets are properties of their owner (bind-expand.ts); rows `$apply` made are not owners.
     expand: apply === undefined ? bindExpandWithParts(parsed.expand, select, source, expandContext) : bindExpand(parsed.expand, source, expandContext),
