@@ -80,6 +80,10 @@ export interface Settings {
   maxBatchOperations?: number
   logLevel?: 'off' | 'errors' | 'writes' | 'all'
   pageSize?: number
+  /**
+   * What a write body's names that are not properties of the type make: refuse (400 UnknownProperty, the default) or ignore (the reference system's lenient reading). Read at start-up; not a run-time setting.
+   */
+  unknownProperties?: 'refuse' | 'ignore'
 }
 /**
  * This interface was referenced by `ODataRegisterServiceConfiguration`'s JSON-Schema

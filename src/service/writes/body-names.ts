@@ -9,7 +9,7 @@
 //   `400 InvalidValue` naming it otherwise, in either mode.
 // Table parts and record sets (`Goods`, `RecordSet`) are checked row by row against their row type.
 import { ODataError, type ErrorDetail } from '../../errors.js'
-import { matchMount } from '../../http/mounts.js'
+import { matchMount } from '../../odata/mounts.js'
 import type { EntitySetModel, ServiceModel } from '../../model/model.js'
 import type { ServiceRequest } from '../service-request.js'
 import { invalidValue } from './body-values.js'
