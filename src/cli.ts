@@ -1,19 +1,25 @@
 #!/usr/bin/env node
 // The command line: `serve` (what `make run` ends with), `migrate`, `seed`, `recompute-totals`,
-// `check-config`. Environment: PORT (8080), HOST (127.0.0.1), DATABASE_URL, CONFIG
-// (config/demo.json), SEED_SCALE (1).
+// `check-config`, and two clients of the service over HTTP: the bulk loader `load` (src/tools/load) and the load
+// driver `drive` (src/tools/drive). Environment: see src/ops/environment.ts and the README's settings table.
 import { existsSync } from 'node:fs'
 import cliProgress from 'cli-progress'
 import { ConfigurationError } from './model/configuration.js'
 import { loadModel } from './model/load-model.js'
 import type { ServiceModel } from './model/model.js'
 import { startServer } from './http/server.js'
+import { gracefulStopper, type GracefulStopper } from './ops/graceful-stop.js'
+import { readEnvironment, type ProcessEnvironment } from './ops/environment.js'
+import { claimPort, isWorkerProcess, serveAsWorker, startWorkers } from './ops/workers.js'
+import { CorsPolicy } from './http/cors.js'
 import { seedDemoData, type SeedProgress } from './seed/seed-data.js'
 import { createServiceContext } from './service/service-context.js'
 import { parseDatabaseUrl } from './store/database-url.js'
 import { migrate } from './store/migrate.js'
 import { createPool, ensureDatabase, type Pool } from './store/pool.js'
 import { recomputeTotals } from './store/totals.js'
+import { driveCommand } from './tools/drive/drive-command.js'
+import { loadCommand } from './tools/load/load-command.js'
 
 function configPath(): string {
   if (process.env.CONFIG) return process.env.CONFIG
@@ -55,19 +61,31 @@ async function prepareDatabase(model: ServiceModel): Promise<Pool> {
 }
 
 async function serve(args: string[]): Promise<void> {
-  const file = configPath()
+  // Every variable is checked before anything else happens (src/ops/environment.ts).
+  const environment = readEnvironment(process.env)
+  const file = environment.configFile
   const model = loadModel(file)
+  if (isWorkerProcess()) return serveOneProcess(model, createPool(parseDatabaseUrl(environment.databaseUrl)), environment, serveAsWorker)
   const pool = await prepareDatabase(model)
   const scale = scaleFrom(args)
   const seed = await seedDemoData(pool, model, { scale, progress: progressBar(scale) })
   console.log(`seed: ${seed.message}`)
-  const host = process.env.HOST ?? '127.0.0.1'
-  const port = Number(process.env.PORT ?? 8080)
-  const server = await startServer(createServiceContext(model, pool, process.env), { host, port })
-  const base = `http://${host}:${server.port}`
-  console.log(`\n${model.name} OData service (configuration ${file})`)
+  // uWS listens with SO_REUSEPORT: without this check a second service on the port would share it silently.
+  const port = await claimPort(environment.host, environment.port)
+  let processes = 1
+  if (environment.workers === 1) {
+    await serveOneProcess(model, pool, { ...environment, port }, (stopper) => {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stopper.signal)
+    })
+  } else {
+    await pool.end()
+    processes = (await startWorkers(environment.workers, { PORT: String(port) })).count
+  }
+  const base = `http://${environment.host}:${port}`
+  console.log(`\n${model.name} OData service (configuration ${file}; ${processes} process${processes === 1 ? '' : 'es'})`)
   console.log(`  reference flavour (HTTP Basic):  ${base}${model.mounts.reference}/v4/`)
   console.log(`  token flavour:                   ${base}${model.mounts.token}/v4/   (or ${base}${model.mounts.token}/t/<token>/v4/)`)
+  console.log(`  operations: ${base}/health, ${base}/ready, ${base}/metrics; administration: <service root>/$admin`)
   if (model.subjects.length > 0) {
     console.log('  credentials:')
     for (const subject of model.subjects) {
@@ -75,12 +93,21 @@ async function serve(args: string[]): Promise<void> {
     }
   }
   console.log(`  try: curl -u ${model.subjects[0]?.name ?? 'user'}:${model.subjects[0]?.password ?? 'password'} ${base}${model.mounts.reference}/v4/$metadata\n`)
-  const stop = () => {
-    server.close()
-    void pool.end().finally(() => process.exit(0))
-  }
-  process.once('SIGINT', stop)
-  process.once('SIGTERM', stop)
+}
+
+/** One service process on the pool: the server, and how a stop reaches it (signals, or the primary's word). */
+async function serveOneProcess(model: ServiceModel, pool: Pool, environment: ProcessEnvironment, stopWhen: (stopper: GracefulStopper) => void): Promise<void> {
+  const context = createServiceContext(model, pool, process.env)
+  const server = await startServer(context, { host: environment.host, port: environment.port, metricsToken: environment.metricsToken, corsOrigins: environment.corsOrigins })
+  stopWhen(
+    gracefulStopper(server, {
+      timeoutMs: environment.stopTimeoutSeconds * 1000,
+      release: async () => {
+        await context.requestLog.flush()
+        await pool.end()
+      },
+    }),
+  )
 }
 
 async function main(): Promise<void> {
@@ -89,8 +116,11 @@ async function main(): Promise<void> {
     case 'serve':
       return serve(args)
     case 'check-config': {
-      const model = loadModel(configPath())
-      console.log(`${configPath()}: valid (${model.entitySets.length} entity sets)`)
+      const environment = readEnvironment(process.env)
+      const model = loadModel(environment.configFile)
+      // The allowed origins are checked as the server will read them.
+      new CorsPolicy(model.configuration.cors, environment.corsOrigins)
+      console.log(`${environment.configFile}: valid (${model.entitySets.length} entity sets); environment valid`)
       return
     }
     case 'migrate': {
@@ -116,8 +146,14 @@ async function main(): Promise<void> {
       await pool.end()
       return
     }
+    case 'load':
+      process.exitCode = await loadCommand(args)
+      return
+    case 'drive':
+      process.exitCode = await driveCommand(args)
+      return
     default:
-      throw new Error(`unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config`)
+      throw new Error(`unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load, drive`)
   }
 }
 

@@ -24,11 +24,12 @@ export const ERROR_CODES = {
   InvalidSelect: { status: 400, description: '$select names an unknown property.' },
   InvalidExpand: { status: 400, description: '$expand does not parse or names an unknown navigation property.' },
   InvalidApply: { status: 400, description: '$apply does not parse or does not bind.' },
-  UnknownProperty: { status: 400, description: 'A name inside a query option or body is not a property of the type.' },
+  UnknownProperty: { status: 400, description: 'A name inside a write body is not a property of the type (details list each, with its path), unless the configuration reads bodies leniently.' },
   ExpressionTooComplex: { status: 400, description: 'An expression limit of decisions.md §8 is exceeded; the message states the actual figure and the limit.' },
   SearchNotSupported: { status: 400, description: '$search is not supported by this service.' },
   SurrogateKeyNotFilterable: { status: 400, description: 'SurrogateKey takes no part in $filter, $orderby or $apply.' },
   ValueOutOfRange: { status: 400, description: 'A value computed by an expression is out of the range the database can hold (an arithmetic overflow, a date beyond 9999).' },
+  DivisionByZero: { status: 400, description: 'An expression divides by zero (div, divby or mod) for a row the request reads.' },
   InvalidSkipToken: { status: 400, description: '$skiptoken was not issued by this service for this query (another set, $apply or $orderby, or altered).' },
   InvalidParameter: { status: 400, description: 'A function parameter is unknown, duplicated, unnamed or has a bad value.' },
   NotFilledInResult: { status: 400, description: 'The request names a column the virtual table does not fill (another periodicity, a resource in Condition).' },
@@ -64,6 +65,7 @@ export const ERROR_CODES = {
   InternalError: { status: 500, description: 'An unexpected failure; nothing is promised about partial effects outside transactions.' },
   LogWriteFailed: { status: 500, description: 'The request log could not be written after the batch ran; details list the executed operations.' },
   ServiceUnavailable: { status: 503, description: 'The database is not reachable; nothing was written. Retry-After says when to retry.' },
+  ShuttingDown: { status: 503, description: 'The process is stopping (a graceful stop): the request was not run; send it again on a new connection.' },
   LockTimeout: { status: 503, description: 'Rows the request writes stayed locked by other writes past the lock wait timeout; nothing was written. Retry-After says when to retry.' },
 } as const satisfies Record<string, ErrorDefinition>
 

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { ODataError } from '../errors.js'
 import { rateLimited } from '../limits/rate-limiter.js'
 import { logger } from '../log/logger.js'
+import { batchChangeSetsTotal, batchDuration, batchOperationsTotal } from '../metrics/service-metrics.js'
 import { shouldLog } from '../log/request-log.js'
 import type { Flavour } from '../model/flavour.js'
 import type { SubjectModel } from '../model/model.js'
@@ -52,7 +53,7 @@ export interface BatchRun {
  */
 export async function runBatch(context: ServiceContext, batch: BatchRun, document: BatchDocument): Promise<void> {
   const started = performance.now()
-  const { answer, headers, subject } = batch
+  const { headers, subject } = batch
   let plan: BatchPlan | undefined
   try {
     plan = planBatch(document, {
@@ -70,6 +71,17 @@ export async function runBatch(context: ServiceContext, batch: BatchRun, documen
     throw error
   }
 
+  batchOperationsTotal.inc(plan.operationCount)
+  batchChangeSetsTotal.inc(plan.steps.filter((step) => step.kind === 'changeSet').length)
+  try {
+    await answerBatch(context, batch, document, plan, started)
+  } finally {
+    batchDuration.observe((performance.now() - started) / 1000)
+  }
+}
+
+async function answerBatch(context: ServiceContext, batch: BatchRun, document: BatchDocument, plan: BatchPlan, started: number): Promise<void> {
+  const { answer, headers, subject } = batch
   const continueOnError = continueOnErrorPreference(headers.get('prefer'))
   const responseHeaders: Record<string, string> = continueOnError ? { 'Preference-Applied': continueOnError } : {}
   const level = context.settings.current.logLevel

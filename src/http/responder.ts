@@ -22,10 +22,13 @@ export class Responder {
   private finished = false
   private writableWaiter: (() => void) | undefined
   private readonly abortListeners: (() => void)[] = []
+  private readonly doneListeners: (() => void)[] = []
   /** The status the response was sent with, for the request log. */
   status = 0
   /** A HEAD request: status and headers as for GET, never a body. */
   headOnly = false
+  /** Headers every answer to this request carries besides its own (CORS, src/http/cors.ts). */
+  extraHeaders: Headers | undefined
 
   constructor(private readonly res: HttpResponse) {
     res.onAborted(() => {
@@ -35,6 +38,7 @@ export class Responder {
       this.writableWaiter = undefined
       waiter?.()
       for (const listener of this.abortListeners) listener()
+      this.notifyDone()
     })
   }
 
@@ -51,10 +55,28 @@ export class Responder {
     this.abortListeners.push(listener)
   }
 
+  /**
+   * Called once when the response is complete, closed or abandoned by the client: what a graceful stop
+   * waits for and what the metrics count (src/http/in-flight.ts, src/metrics).
+   */
+  onDone(listener: () => void): void {
+    if (this.doneNotified) listener()
+    else this.doneListeners.push(listener)
+  }
+
+  private doneNotified = false
+
+  private notifyDone(): void {
+    if (this.doneNotified) return
+    this.doneNotified = true
+    for (const listener of this.doneListeners.splice(0)) listener()
+  }
+
   private writeHead(status: number, headers: Headers): void {
     this.res.writeStatus(statusLine(status))
     for (const name in COMMON_HEADERS) this.res.writeHeader(name, COMMON_HEADERS[name]!)
     for (const name in headers) this.res.writeHeader(name, headers[name]!)
+    if (this.extraHeaders !== undefined) for (const name in this.extraHeaders) this.res.writeHeader(name, this.extraHeaders[name]!)
     this.started = true
     this.status = status
   }
@@ -71,6 +93,7 @@ export class Responder {
       else if (this.headOnly) this.res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, options.closeConnection)
       else this.res.end(body, options.closeConnection)
     })
+    this.notifyDone()
   }
 
   sendJson(status: number, body: string, headers: Headers = {}): void {
@@ -121,6 +144,7 @@ export class Responder {
     if (this.finished) return
     this.finished = true
     this.res.cork(() => (this.headOnly ? this.res.endWithoutBody() : this.res.end(chunk ?? '')))
+    this.notifyDone()
   }
 
   /** Closes the connection: the only honest answer once a streamed response has failed half-way. */
@@ -128,5 +152,6 @@ export class Responder {
     if (this.finished) return
     this.finished = true
     this.res.close()
+    this.notifyDone()
   }
 }

@@ -14,22 +14,38 @@ import { handleRequest } from '../service/handle-request.js'
 import type { ServiceContext } from '../service/service-context.js'
 import type { ServiceRequest } from '../service/service-request.js'
 import { Authenticator } from './authenticate.js'
-import { matchMount } from './mounts.js'
+import { matchMount } from '../odata/mounts.js'
 import { Responder } from './responder.js'
 import { readBody } from './read-body.js'
 import { readRequestHead } from './request-head.js'
 import { admitRequest } from './admit-request.js'
 import { handleBatch } from './batch-endpoint.js'
 import { SETTINGS_PATH, handleSettings } from './settings-endpoint.js'
+import { InFlight } from './in-flight.js'
+import { CorsPolicy } from './cors.js'
+import { handleAdmin, isAdminPath } from './admin-endpoint.js'
+import { handleHealth, isHealthPath } from './health-endpoint.js'
+import { METRICS_PATH, handleMetrics } from './metrics-endpoint.js'
+import { type ObservablePool, observeRequest, unwatchPool, watchPool } from '../metrics/service-metrics.js'
 
 export interface ServerOptions {
   readonly host: string
   readonly port: number
+  /** `GET /metrics` wants this Bearer token; without one it answers loopback scrapers only. */
+  readonly metricsToken?: string
+  /** CORS_ORIGINS: the allowed origins, over the configuration's `cors.allowedOrigins`. */
+  readonly corsOrigins?: string
 }
 
 export interface RunningServer {
   readonly port: number
   close(): void
+  /**
+   * A graceful stop: accepts no more connections, turns away new requests on open ones (503
+   * ShuttingDown), waits up to `timeoutMs` for the requests in flight (batches included), then closes
+   * every connection. Resolves with the number of requests cut off (0: all finished).
+   */
+  stop(timeoutMs: number): Promise<number>
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH'])
@@ -49,9 +65,14 @@ export async function startServer(context: ServiceContext, options: ServerOption
   const authenticator = new Authenticator(context.model)
   const app = uws.App()
   const fallbackHost = `${options.host}:${options.port}`
+  const inFlight = new InFlight()
+  const cors = new CorsPolicy(context.model.configuration.cors, options.corsOrigins)
+  watchPool(context.pool as unknown as ObservablePool)
 
   app.any('/*', (res, req) => {
     const responder = new Responder(res)
+    if (inFlight.draining) return responder.sendError(new ODataError('ShuttingDown', 'The service is stopping; send the request again'), { closeConnection: true })
+    inFlight.track(responder)
     const method = req.getCaseSensitiveMethod().toUpperCase()
     const url = req.getUrl()
     const rawQuery = req.getQuery() ?? ''
@@ -84,9 +105,23 @@ export async function startServer(context: ServiceContext, options: ServerOption
       return
     }
 
+    // Operations endpoints outside the service roots: no authentication, no request log, not counted.
+    if (isHealthPath(url)) return void handleHealth(context, url, method, responder).catch(fail)
+    if (url === METRICS_PATH) {
+      const scrape = { method, authorization: headers.get('authorization'), remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString() }
+      return void handleMetrics(scrape, options.metricsToken, responder).catch(fail)
+    }
+    let flavour = 'none'
+    responder.onDone(() => observeRequest(flavour, method, responder.status, (performance.now() - started) / 1000))
+
+    const crossOrigin = cors.outcome(method, headers)
+    if (crossOrigin.preflight) return responder.send(crossOrigin.status, crossOrigin.headers)
+    responder.extraHeaders = crossOrigin.headers
+
     try {
       const mount = matchMount(url, context.model.mounts)
       if (!mount) throw new ODataError('NotFound', `No service root at ${url.length > 200 ? `${url.slice(0, 200)}…` : url}`)
+      flavour = mount.flavour
       const query = parseQueryOptions(rawQuery)
       const subject = authenticator.authenticate(mount.flavour, {
         authorization: headers.get('authorization'),
@@ -97,6 +132,9 @@ export async function startServer(context: ServiceContext, options: ServerOption
       profileName = subject.profile.name
       if (mount.rest === SETTINGS_PATH) {
         return void handleSettings(context, { res, responder, method, headers, subject, admission: admitRequest(context, subject) }).then(log, fail)
+      }
+      if (isAdminPath(mount.rest)) {
+        return void handleAdmin(context, { responder, method, rest: mount.rest, query: new URLSearchParams(rawQuery), subject }).then(log, fail)
       }
       let path: ResourcePath
       try {
@@ -137,12 +175,26 @@ export async function startServer(context: ServiceContext, options: ServerOption
   return new Promise((resolve, reject) => {
     app.listen(options.host, options.port, (listenSocket) => {
       if (!listenSocket) return reject(new Error(`Cannot listen on ${options.host}:${options.port} (is the port taken?)`))
+      let listening = true
+      const stopListening = () => {
+        context.settings.stopRefreshing()
+        unwatchPool(context.pool as unknown as ObservablePool)
+        if (listening) uws.us_listen_socket_close(listenSocket)
+        listening = false
+      }
       resolve({
         port: uws.us_socket_local_port(listenSocket),
         close: () => {
-          context.settings.stopRefreshing()
-          uws.us_listen_socket_close(listenSocket)
+          stopListening()
           app.close()
+        },
+        async stop(timeoutMs) {
+          stopListening()
+          inFlight.draining = true
+          await inFlight.idle(timeoutMs)
+          const cutOff = inFlight.size
+          app.close()
+          return cutOff
         },
       })
     })

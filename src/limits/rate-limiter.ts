@@ -11,6 +11,7 @@
 // the others (at most a block per process and rule: a request may be refused up to that much early).
 // Once the shared counter is full, the process refuses in memory until the window ends.
 import { ODataError } from '../errors.js'
+import { rateLimitRefusalsTotal } from '../metrics/service-metrics.js'
 import type { SubjectModel } from '../model/model.js'
 import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
@@ -67,6 +68,7 @@ export class RateLimiter {
       const fits = await this.take(subject.name, index, rule, windowStart, operations)
       if (!fits) retryAfter = Math.max(retryAfter, windowStart + rule.per - nowSeconds)
     }
+    if (retryAfter > 0) rateLimitRefusalsTotal.inc({ subject: subject.name })
     return retryAfter > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, retryAfter) } : ALLOWED
   }
 

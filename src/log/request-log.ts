@@ -6,6 +6,7 @@
 // Single requests are appended to a buffer written by multi-row INSERTs in the background, so logging
 // does not add a round trip to every request. A batch writes its entries at once and waits for them: a
 // failure there is answered `500 LogWriteFailed` (service.md §7), with the executed operations listed.
+import { requestLogFailuresTotal } from '../metrics/service-metrics.js'
 import type { ResolvedSettings } from '../model/model.js'
 import { idList, rowValues, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
@@ -104,6 +105,7 @@ export class RequestLog {
     try {
       await query(this.pool, sql`${INSERT}${rowValues(rows, COLUMN_NAMES.length)}`)
     } catch (error) {
+      requestLogFailuresTotal.inc()
       logger.error({ err: error, entries: rows.length }, 'request log write failed')
     }
   }
@@ -111,6 +113,9 @@ export class RequestLog {
   /** A batch's entries, written now; throws when they cannot be written. */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
-    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, this.secrets)), COLUMN_NAMES.length)}`)
+    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, this.secrets)), COLUMN_NAMES.length)}`).catch((error: unknown) => {
+      requestLogFailuresTotal.inc()
+      throw error
+    })
   }
 }

@@ -487,7 +487,8 @@ function buildAccountingRegisters(b: ModelBuilder): void {
     const movementResources = resourceBase.flatMap((r, i) => (balanced[i] ? [r] : [decimalProperty(`${r.name}Dr`, 'resource', (r.storage as { precision: number }).precision, (r.storage as { scale: number }).scale), decimalProperty(`${r.name}Cr`, 'resource', (r.storage as { precision: number }).precision, (r.storage as { scale: number }).scale)]))
     // The columns of one accounting entry: both sides' accounts and extra dimensions, then the rest.
     const entryColumns = [account('Dr'), ...extDims('Dr'), account('Cr'), ...extDims('Cr'), ...dimensions, ...movementResources, ...attributes]
-    const drCr = (suffix: string) => resourceBase.flatMap((r) => [aggregate(`${r.name}${suffix}Dr`, r), aggregate(`${r.name}${suffix}Cr`, r)])
+    // Turnovers: Dr − Cr, then each side (decisions.md §6).
+    const drCr = (suffix: string) => resourceBase.flatMap((r) => [aggregate(`${r.name}${suffix}`, r), aggregate(`${r.name}${suffix}Dr`, r), aggregate(`${r.name}${suffix}Cr`, r)])
     const balanceColumns = resourceBase.flatMap((r) => [aggregate(`${r.name}Balance`, r), aggregate(`${r.name}BalanceDr`, r), aggregate(`${r.name}BalanceCr`, r)])
     const openingClosing = (which: 'Opening' | 'Closing') =>
       resourceBase.flatMap((r) => [aggregate(`${r.name}${which}Balance`, r), aggregate(`${r.name}${which}BalanceDr`, r), aggregate(`${r.name}${which}BalanceCr`, r)])

@@ -51,6 +51,13 @@ export interface ODataRegisterServiceConfiguration {
     token?: Mount
   }
   settings?: Settings
+  /**
+   * Cross-origin requests from browsers: the origins allowed (scheme, host and port, as a browser sends them in Origin; "*" is refused), and how long a browser may keep a preflight's answer.
+   */
+  cors?: {
+    allowedOrigins?: string[]
+    maxAgeSeconds?: number
+  }
   catalogs: Catalog[]
   chartsOfAccounts?: ChartOfAccounts[]
   documents: Document[]
@@ -73,6 +80,10 @@ export interface Settings {
   maxBatchOperations?: number
   logLevel?: 'off' | 'errors' | 'writes' | 'all'
   pageSize?: number
+  /**
+   * What a write body's names that are not properties of the type make: refuse (400 UnknownProperty, the default) or ignore (the reference system's lenient reading). Read at start-up; not a run-time setting.
+   */
+  unknownProperties?: 'refuse' | 'ignore'
 }
 /**
  * This interface was referenced by `ODataRegisterServiceConfiguration`'s JSON-Schema

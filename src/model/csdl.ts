@@ -12,12 +12,16 @@
 // - Every Edm.DateTimeOffset (properties and parameters) has Precision="0": values are stored as MySQL
 //   DATETIME, whole seconds (decisions.md §3), so a client must not expect fractional seconds back.
 //   Zero is also the CSDL default; saying it explicitly keeps that fact visible in the document.
-// - Table parts (`Goods` of a document) and record sets (`RecordSet` of a register) are collection-valued
-//   navigation properties to their own entity sets (`Document_X_Goods`, `AccumulationRegister_X_RecordType`),
-//   each with a NavigationPropertyBinding. They carry no ReferentialConstraint: in CSDL a constraint names
-//   a property of the declaring type that points at the target's key, which is the shape of a reference
-//   (`Warehouse_Key` → `Ref_Key`), not of an owner-to-rows link; the owner-to-rows keys live in the model
-//   (`NavigationModel.partnerKey`) for the SQL layer.
+// - Table parts (`Goods` of a document, `ExtDimensionTypes` of a chart of accounts) and record sets
+//   (`RecordSet` of a register) are structural properties of their owner (decisions.md §2: "the array
+//   property `<TablePart>` of the owner"; service.md §2.1: "the collection property is `RecordSet`"): a
+//   collection of a complex row type, `<Owner>_<Part>_RowType` (`<Register>_RowType` for a record set, the
+//   reference system's names), whose properties are those of the rows' own entity type and whose
+//   references are navigable (`$expand=Goods($expand=Product)`, bound by the path `Goods/Product`). A plain
+//   read therefore carries them, as the reference system's does. The other CSDL form, a contained
+//   navigation (`ContainsTarget="true"`), would be returned only when expanded, and contained entities
+//   could not also be the rows of the `Document_X_Goods` sets that clients read today. The rows stay
+//   readable on their own in those sets, and `$expand=Goods` keeps working for clients that send it.
 // - Properties of virtual-table result types are all nullable: which columns a result fills depends on
 //   the call (`Dimensions`, `$select`, the periodicity of §4.3), so no column is guaranteed. The model
 //   copies the register's `nullable: false` into `resultProperties`, which is right for the register and
@@ -61,8 +65,11 @@ export interface CsdlFacets {
 
 export interface CsdlProperty extends CsdlFacets {
   readonly name: string
-  readonly type: EdmPrimitiveType
+  /** A primitive type, or the qualified name of a complex row type (table parts, record sets). */
+  readonly type: EdmPrimitiveType | string
   readonly nullable: boolean
+  /** A collection of rows (`Goods`, `RecordSet`); absent for single values. */
+  readonly collection?: boolean
 }
 
 export interface CsdlNavigationProperty {
@@ -141,13 +148,33 @@ export function describeSchema(model: ServiceModel): CsdlSchemaDescription {
     }
   }
 
+  const references = (set: EntitySetModel) => set.navigations.filter((navigation) => !navigation.collection)
+  const parts = (set: EntitySetModel) => set.navigations.filter((navigation) => navigation.collection)
+
   const entityTypes: CsdlStructuredType[] = model.entitySets.map((set) => ({
     kind: 'EntityType',
     name: set.name,
     key: set.key.map((property) => property.name),
-    properties: set.properties.map((property) => describeProperty(property, property.nullable)),
-    navigationProperties: set.navigations.map((navigation) => entityNavigation(set, navigation)),
+    properties: [
+      ...set.properties.map((property) => describeProperty(property, property.nullable)),
+      ...parts(set).map((part) => ({ name: part.name, type: qualified(rowTypeName(set, part)), nullable: false, collection: true })),
+    ],
+    navigationProperties: references(set).map((navigation) => entityNavigation(set, navigation)),
   }))
+
+  // The row types of table parts and record sets: the properties of the rows' entity type, and its references.
+  const rowTypes: CsdlStructuredType[] = model.entitySets.flatMap((set) =>
+    parts(set).map((part) => {
+      const rows = model.entitySetByName.get(part.targetSet)!
+      return {
+        kind: 'ComplexType' as const,
+        name: rowTypeName(set, part),
+        key: [],
+        properties: rows.properties.map((property) => describeProperty(property, property.nullable)),
+        navigationProperties: references(rows).map((navigation) => entityNavigation(rows, navigation)),
+      }
+    }),
+  )
 
   // Result types of virtual tables. A result column holding a reference (`Warehouse_Key`) is navigable
   // like the register's own (`$expand=Warehouse` on a balance, service.md §4.2 rule 4).
@@ -192,17 +219,44 @@ export function describeSchema(model: ServiceModel): CsdlSchemaDescription {
   return {
     namespace: model.namespace,
     entityTypes,
-    complexTypes: [...complexTypes.values()],
+    complexTypes: [...rowTypes, ...complexTypes.values()],
     operations,
     container: {
       name: ENTITY_CONTAINER_NAME,
       entitySets: model.entitySets.map((set) => ({
         name: set.name,
         entityType: qualified(set.name),
-        navigationPropertyBindings: set.navigations.map((navigation) => ({ path: navigation.name, target: navigation.targetSet })),
+        navigationPropertyBindings: [
+          ...references(set).map((navigation) => ({ path: navigation.name, target: navigation.targetSet })),
+          // References inside the rows of a table part or record set, bound through the part (`Goods/Product`).
+          ...parts(set).flatMap((part) =>
+            references(model.entitySetByName.get(part.targetSet)!).map((navigation) => ({ path: `${part.name}/${navigation.name}`, target: navigation.targetSet })),
+          ),
+        ],
       })),
     },
   }
+}
+
+/**
+ * The complex type of a table part's or record set's rows: `Document_GoodsReceipt_Goods_RowType`,
+ * `AccumulationRegister_Stock_RowType` (a register has one record set, named after the register).
+ */
+export function rowTypeName(owner: EntitySetModel, part: NavigationModel): string {
+  return owner.kind === 'AccumulationRegister' || owner.kind === 'AccountingRegister' ? `${owner.name}_RowType` : `${owner.name}_${part.name}_RowType`
+}
+
+const typeNamesByModel = new WeakMap<ServiceModel, ReadonlySet<string>>()
+
+/** The qualified names of every entity and complex type `$metadata` declares (for `isof`), made once per model. */
+export function schemaTypeNames(model: ServiceModel): ReadonlySet<string> {
+  let names = typeNamesByModel.get(model)
+  if (!names) {
+    const schema = describeSchema(model)
+    names = new Set([...schema.entityTypes, ...schema.complexTypes].map((type) => `${schema.namespace}.${type.name}`))
+    typeNamesByModel.set(model, names)
+  }
+  return names
 }
 
 function describeFunction(qualified: (name: string) => string, set: EntitySetModel, fn: VirtualTableSignature): CsdlOperation {
@@ -318,7 +372,7 @@ function writeStructuredTypeXml(xml: XmlLines, type: CsdlStructuredType): void {
     if (type.kind === 'EntityType') xml.element('Key', {}, () => type.key.forEach((name) => xml.empty('PropertyRef', { Name: name })))
     for (const property of type.properties) {
       // Nullable defaults to true in CSDL XML, so only the exception is written.
-      xml.empty('Property', { Name: property.name, Type: property.type, Nullable: property.nullable ? undefined : false, ...facetAttributes(property) })
+      xml.empty('Property', { Name: property.name, Type: typeExpression(property.type, property.collection === true), Nullable: property.nullable ? undefined : false, ...facetAttributes(property) })
     }
     for (const navigation of type.navigationProperties) {
       const values = { Name: navigation.name, Type: typeExpression(navigation.targetType, navigation.collection) }
@@ -364,7 +418,9 @@ function facetMembers(facets: CsdlFacets): JsonObject {
 function structuredTypeJson(type: CsdlStructuredType): JsonObject {
   const members: JsonObject = { $Kind: type.kind }
   if (type.kind === 'EntityType') members.$Key = [...type.key]
-  for (const property of type.properties) members[property.name] = { $Type: property.type, ...(property.nullable ? { $Nullable: true } : {}), ...facetMembers(property) }
+  for (const property of type.properties) {
+    members[property.name] = { ...(property.collection ? { $Collection: true } : {}), $Type: property.type, ...(property.nullable ? { $Nullable: true } : {}), ...facetMembers(property) }
+  }
   for (const navigation of type.navigationProperties) {
     const constraint = navigation.referentialConstraint
     members[navigation.name] = {

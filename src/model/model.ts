@@ -153,7 +153,9 @@ export interface ServiceModel {
 export const DEFAULT_SETTINGS: ResolvedSettings = { maxBatchSizeMB: 10, maxBatchOperations: 100, logLevel: 'off', pageSize: 0 }
 
 export function resolveSettings(settings: SettingsConfig | undefined): ResolvedSettings {
-  return { ...DEFAULT_SETTINGS, ...(settings ?? {}) }
+  // `unknownProperties` is read from the configuration where bodies are read; it is no run-time setting.
+  const { unknownProperties: _unknownProperties, ...live } = settings ?? {}
+  return { ...DEFAULT_SETTINGS, ...live }
 }
 
 /** The all-zero GUID: the value of an empty reference, as in the reference system (decisions.md §3). */

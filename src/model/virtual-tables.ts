@@ -98,7 +98,8 @@ export const ACCOUNTING_PARAMETERS: Readonly<Record<'Balance' | 'Turnovers' | 'B
     PARAMETERS.Condition,
     PARAMETERS.Dimensions,
   ],
-  ExtDimensions: [PARAMETERS.AccountCondition, PARAMETERS.ExtraDimensions],
+  // The extra-dimension kinds of every account: nothing to choose (a $filter on Account_Key selects accounts).
+  ExtDimensions: [],
   RecordsWithExtDimensions: [PARAMETERS.StartPeriod, PARAMETERS.EndPeriod, PARAMETERS.Condition, PARAMETERS.Order, PARAMETERS.Top],
 }
 

@@ -10,6 +10,7 @@
 //   expanded entities of those rows are read, src/service/read/expansion.ts) and then written.
 //   While a batch is prepared no row is read, so the query waits, as it does for a slow socket.
 import type { Pool } from '../store/pool.js'
+import { rowsStreamedTotal } from '../metrics/service-metrics.js'
 import { RowSource } from '../store/row-source.js'
 import type { ResponseHeaders, ResponseSink } from './response-sink.js'
 
@@ -108,6 +109,7 @@ export async function streamRows(sink: ResponseSink, pool: Pool, options: Stream
     }
     source.throwIfFailed()
     if (batch.length > 0 && !sink.aborted) await writeBatch()
+    rowsStreamedTotal.inc(count)
     if (sink.aborted) {
       source.cancel()
       return

@@ -13,10 +13,14 @@ import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
 import { recomputeTotals } from '../store/totals.js'
 import { Random, ZipfSampler } from './random.js'
+import { StockLedger } from './stock-ledger.js'
 
 export const SEED_MARKER = 'seed'
 /** Bumped when the generator changes what it makes, so an old seed is recognised as different. */
-const GENERATOR_VERSION = 1
+const GENERATOR_VERSION = 2
+/** Draws of a table-part row before it is left out, and of a document before it is made with no rows (stock-ledger.ts). */
+const ROW_ATTEMPTS = 10
+const DOCUMENT_ATTEMPTS = 5
 
 export interface SeedProgress {
   start(total: number, label: string): void
@@ -66,6 +70,7 @@ class SeedGenerator {
   private readonly seed: SeedConfig
   private readonly catalogs = new Map<string, CatalogItems>()
   private readonly samplers = new Map<string, ZipfSampler>()
+  private readonly stock: StockLedger
   rows = 0
 
   constructor(
@@ -76,6 +81,7 @@ class SeedGenerator {
   ) {
     this.random = new Random(20240101 + scale)
     this.seed = model.configuration.seed ?? {}
+    this.stock = new StockLedger(model)
   }
 
   private set(name: string): EntitySetModel {
@@ -193,6 +199,34 @@ class SeedGenerator {
   private async document(set: EntitySetModel, name: string, number: number, date: string, minRows: number, maxRows: number, plan: ReturnType<typeof postingPlan>): Promise<void> {
     const source = set.source
     if (source.type !== 'document') return
+    // A document whose rows the balances could not serve at all (a sale from an empty warehouse) is drawn
+    // again, a few times, before it is made with no rows.
+    let values: Record<string, unknown> = {}
+    let tableParts: Record<string, EntityValues[]> = {}
+    for (let attempt = 0; attempt < DOCUMENT_ATTEMPTS; attempt++) {
+      values = this.documentValues(set, name, number, date)
+      tableParts = {}
+      let rowCount = 0
+      for (const tablePartName of source.tableParts) {
+        const rows = this.tablePartRows(plan, values, this.set(`${set.name}_${tablePartName}`), tablePartName, this.random.int(minRows, maxRows))
+        tableParts[tablePartName] = rows
+        rowCount += rows.length
+      }
+      if (rowCount > 0 || source.tableParts.length === 0) break
+    }
+    this.stock.book(plan, values, undefined)
+    await this.insert(set, set.properties.map((p) => p.column), set.properties.map((p) => values[p.name]))
+    for (const [tablePartName, rows] of Object.entries(tableParts)) {
+      const rowSet = this.set(`${set.name}_${tablePartName}`)
+      for (const row of rows) await this.insert(rowSet, rowSet.properties.map((p) => p.column), rowSet.properties.map((p) => row[p.name]))
+    }
+    for (const movements of computeMovements(plan, { document: values, tableParts })) {
+      const columns = movements.columns.map((c) => c.column)
+      for (const row of movements.rows) await this.insert(movements.recordTypeSet, columns, row)
+    }
+  }
+
+  private documentValues(set: EntitySetModel, name: string, number: number, date: string): Record<string, unknown> {
     const values: Record<string, unknown> = {}
     for (const p of set.properties) {
       switch (p.name) {
@@ -218,35 +252,48 @@ class SeedGenerator {
           values[p.name] = p.storage.kind === 'string' && p.storage.length === undefined ? '' : this.attributeValue(p, name.slice(0, 3))
       }
     }
-    await this.insert(set, set.properties.map((p) => p.column), set.properties.map((p) => values[p.name]))
-    const tableParts: Record<string, EntityValues[]> = {}
-    for (const tablePartName of source.tableParts) {
-      const rowSet = this.set(`${set.name}_${tablePartName}`)
-      const rows: EntityValues[] = []
-      const count = this.random.int(minRows, maxRows)
-      for (let line = 1; line <= count; line++) {
+    return values
+  }
+
+  /**
+   * Up to `count` rows of a table part, each booked in the stock ledger as it is accepted: a row that
+   * would take out more than the balances hold takes what they hold (its quantity scaled down), and one
+   * that finds nothing is drawn again (another product), a few times, before it is left out.
+   */
+  private tablePartRows(plan: ReturnType<typeof postingPlan>, document: EntityValues, rowSet: EntitySetModel, tablePartName: string, count: number): EntityValues[] {
+    const rows: EntityValues[] = []
+    for (let line = 1; line <= count; line++) {
+      for (let attempt = 0; attempt < ROW_ATTEMPTS; attempt++) {
         const row: Record<string, unknown> = {}
         for (const p of rowSet.properties) {
-          if (p.name === 'Ref_Key') row[p.name] = values.Ref_Key
-          else if (p.name === 'LineNumber') row[p.name] = line
+          if (p.name === 'Ref_Key') row[p.name] = document.Ref_Key
+          else if (p.name === 'LineNumber') row[p.name] = rows.length + 1
           else row[p.name] = this.attributeValue(p, tablePartName.slice(0, 3))
         }
         this.fillAmounts(row)
+        const share = this.stock.available(plan, document, tablePartName, row)
+        if (share < 1) {
+          if (!('Quantity' in row)) continue
+          // The balances are sums of doubles, the stored values exact decimals: a share that falls a hair short
+          // of a whole quantity (4.9999999999 for 5) is that quantity. Quantities have three decimals and
+          // amounts two, so no true figure lies that close below a whole number without being it.
+          const quantity = Math.floor(Number(row.Quantity) * share + 1e-7)
+          if (quantity < 1) continue
+          row.Quantity = quantity.toFixed(3)
+          this.fillAmounts(row, false)
+        }
+        this.stock.book(plan, document, tablePartName, row)
         rows.push(row)
-        await this.insert(rowSet, rowSet.properties.map((p) => p.column), rowSet.properties.map((p) => row[p.name]))
+        break
       }
-      tableParts[tablePartName] = rows
     }
-    for (const movements of computeMovements(plan, { document: values, tableParts })) {
-      const columns = movements.columns.map((c) => c.column)
-      for (const row of movements.rows) await this.insert(movements.recordTypeSet, columns, row)
-    }
+    return rows
   }
 
-  /** Quantities of 1–100 and Amount = Quantity × Price, so the data reads like business data. */
-  private fillAmounts(row: Record<string, unknown>): void {
-    if ('Quantity' in row) row.Quantity = this.random.int(1, 100).toFixed(3)
-    if ('Price' in row) row.Price = (this.random.int(100, 100000) / 100).toFixed(2)
+  /** Quantities of 1–100 and Amount = Quantity × Price, so the data reads like business data; `draw` false keeps quantity and price. */
+  private fillAmounts(row: Record<string, unknown>, draw = true): void {
+    if ('Quantity' in row && draw) row.Quantity = this.random.int(1, 100).toFixed(3)
+    if ('Price' in row && draw) row.Price = (this.random.int(100, 100000) / 100).toFixed(2)
     if ('Amount' in row && 'Quantity' in row && 'Price' in row) row.Amount = (Number(row.Quantity) * Number(row.Price)).toFixed(2)
   }
 

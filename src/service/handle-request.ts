@@ -7,11 +7,12 @@ import type { ResponseSink } from '../respond/response-sink.js'
 import { authorizeWrite } from './authorize.js'
 import { readCollection, readCollectionCount } from './read-collection.js'
 import { readEntity } from './read-entity.js'
+import { readMetadata } from './read-metadata.js'
 import { readNavigation } from './read-navigation.js'
 import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
 import { runWrite } from './writes/run-write.js'
-import { readVirtualTable } from '../virtual/read-virtual-table.js'
+import { readVirtualTable } from './read-virtual-table.js'
 
 /** The methods a resource accepts, for `405` with `Allow` (HEAD goes with GET). */
 export function allowedMethods(path: ResourcePath): readonly string[] {
@@ -51,7 +52,7 @@ export async function handleRequest(context: ServiceContext, request: ServiceReq
     case 'serviceDocument':
       return sink.sendJson(200, buildServiceDocument(context.model, request.serviceRoot))
     case 'metadata':
-      return sink.send(200, { 'Content-Type': 'application/xml;charset=utf-8' }, context.metadataXml)
+      return readMetadata(context, request, sink)
     case 'batch':
       // HTTP hands `$batch` to its endpoint (src/http/batch-endpoint.ts), which refuses the reference
       // flavour in the order of decisions.md §7; only an operation of a batch addressing `$batch` comes here.

@@ -122,7 +122,8 @@ async function readPlainEntity(context: ServiceContext, request: ServiceRequest,
 
 export async function readEntity(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, set: EntitySetModel, key: KeyValues, options: ReadEntityOptions = {}): Promise<void> {
   authorizeRead(request.subject, set)
-  if (request.query.system.size === 0 && !isRecordSetSet(set) && set.properties.length > 0) {
+  // Sets with table parts take the general path, which reads the parts' rows as expansions do (bind-expand.ts).
+  if (request.query.system.size === 0 && !isRecordSetSet(set) && set.properties.length > 0 && !set.navigations.some((n) => n.collection)) {
     const format = jsonFormat(request)
     if (format.metadata === 'minimal' && !format.ieee754Compatible) return readPlainEntity(context, request, sink, set, key, options)
   }

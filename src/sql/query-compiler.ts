@@ -14,6 +14,7 @@
 // - A navigation path joins with LEFT JOIN, so an empty reference gives NULL properties, not a lost row.
 // - utf8mb4_bin is a PAD SPACE collation ('a' = 'a ' in MySQL and MariaDB): string eq, ne and in also
 //   compare lengths. Ordering comparisons (gt, lt) keep the collation's padding.
+import { ODataError } from '../errors.js'
 import {
   visitBound,
   type BoundAggregate,
@@ -382,16 +383,37 @@ export class QueryCompiler {
         this.append('(')
         this.expression(node.left)
         this.append(integral ? ' DIV ' : ' / ')
-        this.expression(node.right)
+        this.divisor(node.right)
         return this.append(')')
       }
       case 'mod':
         this.append('MOD(')
         this.expression(node.left)
         this.append(', ')
-        this.expression(node.right)
+        this.divisor(node.right)
         return this.append(')')
     }
+  }
+
+  /**
+   * A divisor that fails the statement when it is zero. MySQL answers NULL for a division by zero in a
+   * SELECT (strict mode only refuses it in writes), so `$filter=Quantity div 0 gt 1` would be an empty
+   * set; OData makes it an error. The zero branch overflows BIGINT UNSIGNED (error 1690, on MySQL 8 and
+   * MariaDB alike), and only for a row whose divisor is zero: the operand depends on the row, so it is
+   * not folded ahead. `~` marks the failure as this one (OData has no `~`; query-errors.ts reads it).
+   */
+  private divisor(expression: BoundExpression): void {
+    if (expression.kind === 'BoundLiteral' && (typeof expression.value === 'number' || typeof expression.value === 'string')) {
+      if (Number(expression.value) === 0) throw new ODataError('DivisionByZero', 'The request divides by zero (a div, divby or mod by the literal 0).')
+      return this.expression(expression)
+    }
+    this.append('CASE WHEN ')
+    this.expression(expression)
+    this.append(' = 0 THEN ~0 + (')
+    this.expression(expression)
+    this.append(' = 0) ELSE ')
+    this.expression(expression)
+    this.append(' END')
   }
 
   private inList(node: BoundIn): void {

@@ -15,7 +15,7 @@ import type { ServiceModel } from '../model/model.js'
 import { recomputeTotals, totalsLayouts } from './totals.js'
 
 /** The `_service_state` entry recording the layout version of each totals table (JSON: table → version). */
-const TOTALS_LAYOUT_MARKER = 'totals_layout'
+export const TOTALS_LAYOUT_MARKER = 'totals_layout'
 
 export interface MigrationReport {
   readonly createdTables: string[]
@@ -30,7 +30,7 @@ interface ExistingColumn {
   readonly columnType: string
 }
 
-async function existingColumns(pool: Pool): Promise<Map<string, ExistingColumn[]>> {
+export async function existingColumns(pool: Pool): Promise<Map<string, ExistingColumn[]>> {
   const rows = await query<{ tableName: string; columnName: string; columnType: string }[]>(
     pool,
     sql`SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, COLUMN_TYPE AS columnType FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,

@@ -2,14 +2,15 @@
 // registers of the Balance kind) or its Dr and Cr turnovers (accounting registers). Only active
 // movements count, as for balances (decisions.md §6).
 //
-// Accumulation totals carry more than the net change, so that virtual tables (src/virtual) cost what
-// the number of groups costs, not the number of movements:
-// - each month row also holds the month's receipts and expenses (`<R>Receipt`, `<R>Expense`), so the
-//   turnovers of whole months come from totals;
-// - one more row per dimension combination, at the period ALL_TIME_PERIOD (9999-12-31, never the first
-//   day of a month, so it cannot meet a month row), holds the receipts and expenses of all time: the
-//   current balance is `<R>Receipt - <R>Expense` of that row, one row per group. Its net columns stay
-//   0, so that the sum of the net column over a group's rows is still the balance, as before.
+// Both carry more than the months, so that virtual tables (src/virtual) cost what the number of groups
+// costs, not the number of movements:
+// - each accumulation month row also holds the month's receipts and expenses (`<R>Receipt`,
+//   `<R>Expense`), so the turnovers of whole months come from totals (accounting rows hold Dr and Cr);
+// - one more row per dimension combination (accounting: per account, extra dimensions and dimensions),
+//   at the period ALL_TIME_PERIOD (9999-12-31, never the first day of a month, so it cannot meet a
+//   month row), holds the receipts and expenses (Dr and Cr) of all time: the current balance is
+//   `<R>Receipt - <R>Expense` (`<R>Dr - <R>Cr`) of that row, one row per group. Its accumulation net
+//   columns stay 0, so that the sum of the net column over a group's rows is still the balance.
 //
 // Two ways to keep them, built from one SQL shape so they cannot disagree:
 // - `recomputeTotals` rebuilds every totals table from the movements (the seed generator, `cli
@@ -25,17 +26,23 @@
 // A group whose movements are all removed keeps a totals row of zeros: it means the same as no row,
 // and a recomputation drops it. Equality of totals is therefore "equal after dropping all-zero rows".
 //
+// The statements are built with the one SQL builder (src/sql/sql-template.ts); the recorder a delta
+// moves by is a placeholder whose value is given per statement run (`values`).
+//
 // SQL portability: `INSERT … SELECT * FROM (…) AS d … ON DUPLICATE KEY UPDATE c = c + d_c` refers to a
 // derived-table column, the form MySQL 8 documents for INSERT … SELECT with aggregates (no deprecated
 // `VALUES()`, no MySQL-only row alias) and MariaDB 10.6+ accepts.
 import { extDimensionColumns } from '../model/build-model.js'
 import type { EntitySetModel, ServiceModel } from '../model/model.js'
-import { quoteIdentifier as q } from '../sql/quote-identifier.js'
+import { id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
 import type { Pool, PoolConnection } from './pool.js'
 
-const MONTH_START = (column: string) => `CAST(DATE_FORMAT(${q(column)}, '%Y-%m-01') AS DATE)`
+const monthStart = (column: string) => sql`CAST(DATE_FORMAT(${id(column)}, '%Y-%m-01') AS DATE)`
 
-/** Where a totals table gets its rows from: the SELECT of (group columns…, resource sums…) over the movements. */
+/** Which movements a statement reads, beyond the active ones: all of them, or one or several recorders. */
+type MovementFilter = SqlFragment
+
+/** Where a totals table gets its rows from: the SELECT of (key columns…, resource sums…) over the movements. */
 interface TotalsSource {
   readonly totalsTable: string
   /** Its layout version (TOTALS_LAYOUT_VERSIONS). */
@@ -43,21 +50,20 @@ interface TotalsSource {
   /** Columns of the totals table: its key first, then the resource columns. */
   readonly keyColumns: readonly string[]
   readonly resourceColumns: readonly string[]
-  /** The grouped SELECT; `filter` is added to every WHERE (`AND Recorder = ? AND Recorder_Type = ?`). */
-  select(filter: string, sign: 1 | -1): string
-  /** How many times the filter's placeholders appear in `select` (the accounting SELECT has two sides). */
-  readonly filterRepeats: number
+  /** The grouped SELECT; `filter` is added to every WHERE (` AND Recorder = ? AND Recorder_Type = ?`). */
+  select(filter: MovementFilter, sign: 1 | -1): SqlFragment
 }
 
-/** The period of the all-time row of an accumulation totals table (a DATE that is never a month's first day). */
+/** The period of the all-time row of a totals table (a DATE that is never a month's first day). */
 export const ALL_TIME_PERIOD = '9999-12-31'
 
 /**
  * The layout of each kind of totals table, bumped whenever the columns or the meaning of its rows change:
  * `migrate` then recomputes the tables of that kind (and only those: at ten million movements a
- * recomputation takes minutes). Version 1 is the layout from before versions were recorded.
+ * recomputation takes minutes). Version 1 is the layout from before versions were recorded; accounting
+ * version 2 added the all-time rows.
  */
-export const TOTALS_LAYOUT_VERSIONS = { accumulation: 2, accounting: 1 } as const
+export const TOTALS_LAYOUT_VERSIONS = { accumulation: 2, accounting: 2 } as const
 
 /** The receipt and expense columns of a resource in an accumulation totals table. */
 export function receiptColumn(resource: string): string {
@@ -67,30 +73,47 @@ export function expenseColumn(resource: string): string {
   return `${resource}Expense`
 }
 
+/** The Dr and Cr columns of a resource in an accounting totals table. */
+export function debitColumn(resource: string): string {
+  return `${resource}Dr`
+}
+export function creditColumn(resource: string): string {
+  return `${resource}Cr`
+}
+
+const negate = (sign: 1 | -1) => raw(sign === 1 ? '' : '-')
+const allTimePeriod = sql`CAST(${ALL_TIME_PERIOD} AS DATE) AS ${id('Period')}`
+
+/**
+ * Month rows grouped by month and the other keys, then the all-time rows grouped by the other keys: one
+ * SELECT each over `from` (made twice, so that each reads the movements with its own filter).
+ */
+function monthsAndAllTime(from: () => SqlFragment, keys: readonly SqlFragment[], monthValues: readonly SqlFragment[], allTimeValues: readonly SqlFragment[]): SqlFragment {
+  const months = sql`SELECT ${join([sql`${monthStart('Period')} AS ${id('Period')}`, ...keys, ...monthValues])} FROM ${from()} GROUP BY ${join([monthStart('Period'), ...keys])}`
+  // Without other keys there is no GROUP BY, and an aggregate over no rows would still give one row of NULLs.
+  const grouping = keys.length > 0 ? sql` GROUP BY ${join([...keys])}` : raw(' HAVING COUNT(*) > 0')
+  const allTime = sql`SELECT ${join([allTimePeriod, ...keys, ...allTimeValues])} FROM ${from()}${grouping}`
+  return sql`${months} UNION ALL ${allTime}`
+}
+
 function accumulationSource(registerSet: EntitySetModel): TotalsSource | undefined {
   const source = registerSet.source
   if (source.type !== 'accumulationRegister' || source.totalsTable === undefined) return undefined
-  const dims = source.dimensions.map(q)
-  const negate = (sign: 1 | -1) => (sign === 1 ? '' : '-')
-  const receipt = (r: string) => `CASE WHEN ${q('RecordType')} = 'Receipt' THEN ${q(r)} ELSE 0 END`
-  const expense = (r: string) => `CASE WHEN ${q('RecordType')} = 'Receipt' THEN 0 ELSE ${q(r)} END`
+  const dims = source.dimensions.map((d) => id(d))
+  const isReceipt = sql`${id('RecordType')} = 'Receipt'`
+  const receipt = (r: string) => sql`CASE WHEN ${isReceipt} THEN ${id(r)} ELSE 0 END`
+  const expense = (r: string) => sql`CASE WHEN ${isReceipt} THEN 0 ELSE ${id(r)} END`
   // Month rows: net, receipts, expenses of the month. The all-time row: net 0, receipts and expenses of all time.
   const values = (sign: 1 | -1, allTime: boolean) => [
-    ...source.resources.map((r) => (allTime ? `0 AS ${q(r)}` : `${negate(sign)}SUM(${receipt(r)} - ${expense(r)}) AS ${q(r)}`)),
-    ...source.resources.flatMap((r) => [`${negate(sign)}SUM(${receipt(r)}) AS ${q(receiptColumn(r))}`, `${negate(sign)}SUM(${expense(r)}) AS ${q(expenseColumn(r))}`]),
+    ...source.resources.map((r) => (allTime ? sql`0 AS ${id(r)}` : sql`${negate(sign)}SUM(${receipt(r)} - ${expense(r)}) AS ${id(r)}`)),
+    ...source.resources.flatMap((r) => [sql`${negate(sign)}SUM(${receipt(r)}) AS ${id(receiptColumn(r))}`, sql`${negate(sign)}SUM(${expense(r)}) AS ${id(expenseColumn(r))}`]),
   ]
-  const from = (filter: string) => ` FROM ${q(registerSet.table)} WHERE ${q('Active')} = 1${filter}`
   return {
     totalsTable: source.totalsTable,
     layoutVersion: TOTALS_LAYOUT_VERSIONS.accumulation,
     keyColumns: ['Period', ...source.dimensions],
     resourceColumns: [...source.resources, ...source.resources.flatMap((r) => [receiptColumn(r), expenseColumn(r)])],
-    filterRepeats: 2,
-    select: (filter, sign) =>
-      `SELECT ${[`${MONTH_START('Period')} AS ${q('Period')}`, ...dims, ...values(sign, false)].join(', ')}${from(filter)} GROUP BY ${[MONTH_START('Period'), ...dims].join(', ')}` +
-      ` UNION ALL SELECT ${[`CAST('${ALL_TIME_PERIOD}' AS DATE) AS ${q('Period')}`, ...dims, ...values(sign, true)].join(', ')}${from(filter)}` +
-      // Without dimensions there is no GROUP BY, and an aggregate over no rows would still give one row of NULLs.
-      (dims.length > 0 ? ` GROUP BY ${dims.join(', ')}` : ' HAVING COUNT(*) > 0'),
+    select: (filter, sign) => monthsAndAllTime(() => sql`${id(registerSet.table)} WHERE ${id('Active')} = 1${filter}`, dims, values(sign, false), values(sign, true)),
   }
 }
 
@@ -99,34 +122,33 @@ function accountingSource(model: ServiceModel, registerSet: EntitySetModel): Tot
   if (source.type !== 'accountingRegister') return undefined
   const recordType = model.entitySetByName.get(source.recordTypeSet)!
   const ext = extDimensionColumns('', source.maxExtDimensions)
-  const dims = source.dimensions.map(q)
   const keyColumns = ['Period', 'Account_Key', ...ext.flatMap((c) => [c.value, c.type]), ...source.dimensions]
-  const resourceColumns = source.resources.flatMap((r) => [`${r}Dr`, `${r}Cr`])
-  const side = (s: 'Dr' | 'Cr', filter: string) => {
+  const resourceColumns = source.resources.flatMap((r) => [debitColumn(r), creditColumn(r)])
+  // One row per side of each entry: the side's account and extra dimensions under the totals' names, a
+  // balanced resource's one value or the side's own value of a non-balanced one in that side's column.
+  const side = (s: 'Dr' | 'Cr', filter: MovementFilter) => {
     const sideExt = extDimensionColumns(s, source.maxExtDimensions)
     const resourceValues = source.resources.flatMap((r) => {
-      const balanced = recordType.propertyByName.has(r)
-      const value = balanced ? q(r) : q(`${r}${s}`)
-      return s === 'Dr' ? [`${value} AS ${q(`${r}Dr`)}`, `0 AS ${q(`${r}Cr`)}`] : [`0 AS ${q(`${r}Dr`)}`, `${value} AS ${q(`${r}Cr`)}`]
+      const value = recordType.propertyByName.has(r) ? id(r) : id(`${r}${s}`)
+      return s === 'Dr' ? [sql`${value} AS ${id(debitColumn(r))}`, sql`0 AS ${id(creditColumn(r))}`] : [sql`0 AS ${id(debitColumn(r))}`, sql`${value} AS ${id(creditColumn(r))}`]
     })
-    return (
-      `SELECT ${MONTH_START('Period')} AS ${q('Period')}, ${q(`Account${s}_Key`)} AS ${q('Account_Key')}, ` +
-      sideExt.flatMap((c, i) => [`${q(c.value)} AS ${q(ext[i]!.value)}`, `${q(c.type)} AS ${q(ext[i]!.type)}`]).join(', ') +
-      (sideExt.length > 0 ? ', ' : '') +
-      [...dims, ...resourceValues].join(', ') +
-      ` FROM ${q(registerSet.table)} WHERE ${q('Active')} = 1${filter}`
-    )
+    const items = [
+      id('Period'),
+      sql`${id(`Account${s}_Key`)} AS ${id('Account_Key')}`,
+      ...sideExt.flatMap((c, i) => [sql`${id(c.value)} AS ${id(ext[i]!.value)}`, sql`${id(c.type)} AS ${id(ext[i]!.type)}`]),
+      ...source.dimensions.map((d) => id(d)),
+      ...resourceValues,
+    ]
+    return sql`SELECT ${join(items)} FROM ${id(registerSet.table)} WHERE ${id('Active')} = 1${filter}`
   }
-  const groupColumns = keyColumns.map(q)
+  const otherKeys = keyColumns.slice(1).map((c) => id(c))
+  const sums = (sign: 1 | -1) => resourceColumns.map((c) => sql`${negate(sign)}SUM(${id(c)}) AS ${id(c)}`)
   return {
     totalsTable: source.totalsTable,
     layoutVersion: TOTALS_LAYOUT_VERSIONS.accounting,
     keyColumns,
     resourceColumns,
-    filterRepeats: 2,
-    select: (filter, sign) =>
-      `SELECT ${[...groupColumns, ...resourceColumns.map((c) => `${sign === 1 ? '' : '-'}SUM(${q(c)}) AS ${q(c)}`)].join(', ')} ` +
-      `FROM (${side('Dr', filter)} UNION ALL ${side('Cr', filter)}) AS movements GROUP BY ${groupColumns.join(', ')}`,
+    select: (filter, sign) => monthsAndAllTime(() => sql`(${side('Dr', filter)} UNION ALL ${side('Cr', filter)}) AS ${id('movements')}`, otherKeys, sums(sign), sums(sign)),
   }
 }
 
@@ -144,17 +166,26 @@ export function totalsLayouts(model: ServiceModel): Map<string, number> {
   return layouts
 }
 
+/** A statement with its placeholders' values, as mysql2's `query` takes it. */
+export interface TotalsStatement {
+  readonly sql: string
+  readonly values: unknown[]
+}
+
 /**
  * The statements that rebuild every totals table of the model, or those named in `only` (each a DELETE,
  * then an INSERT … SELECT).
  */
-export function recomputeTotalsStatements(model: ServiceModel, only?: ReadonlySet<string>): string[] {
-  const statements: string[] = []
+export function recomputeTotalsStatements(model: ServiceModel, only?: ReadonlySet<string>): TotalsStatement[] {
+  const statements: TotalsStatement[] = []
   for (const set of model.entitySets) {
     const source = totalsSource(model, set)
     if (!source || (only !== undefined && !only.has(source.totalsTable))) continue
-    statements.push(`DELETE FROM ${q(source.totalsTable)}`)
-    statements.push(`INSERT INTO ${q(source.totalsTable)} (${[...source.keyColumns, ...source.resourceColumns].map(q).join(', ')}) ${source.select('', 1)}`)
+    const table = id(source.totalsTable)
+    const columns = join([...source.keyColumns, ...source.resourceColumns].map((c) => id(c)))
+    for (const statement of [sql`DELETE FROM ${table}`, sql`INSERT INTO ${table} (${columns}) ${source.select(raw(''), 1)}`]) {
+      statements.push({ sql: statement.text, values: [...statement.parameters] })
+    }
   }
   return statements
 }
@@ -164,7 +195,7 @@ export async function recomputeTotals(pool: Pool, model: ServiceModel, only?: Re
   const connection: PoolConnection = await pool.getConnection()
   try {
     await connection.beginTransaction()
-    for (const statement of recomputeTotalsStatements(model, only)) await connection.query(statement)
+    for (const statement of recomputeTotalsStatements(model, only)) await connection.query(statement.sql, statement.values)
     await connection.commit()
   } catch (error) {
     await connection.rollback().catch(() => undefined)
@@ -196,30 +227,33 @@ export interface RegisterTotals {
 
 const registerTotalsCache = new WeakMap<EntitySetModel, RegisterTotals | null>()
 
-function deltaSql(source: TotalsSource, sign: 1 | -1, filter: string): string {
-  const alias = (i: number) => q(`d${i}`)
+/** Stand-ins for the recorder values in a delta's parameters, replaced by the values of each run. */
+const RECORDER = Symbol('recorder')
+const RECORDER_TYPE = Symbol('recorderType')
+
+function deltaStatement(source: TotalsSource, sign: 1 | -1, filter: MovementFilter): SqlFragment {
+  const alias = (i: number) => id(`d${i}`)
   const columns = [...source.keyColumns, ...source.resourceColumns]
-  const aliased = columns.map((c, i) => `${q(c)} AS ${alias(i)}`)
+  const aliased = columns.map((c, i) => sql`${id(c)} AS ${alias(i)}`)
   const keyCount = source.keyColumns.length
-  return (
-    `INSERT INTO ${q(source.totalsTable)} (${columns.map(q).join(', ')}) ` +
-    `SELECT * FROM (SELECT ${aliased.join(', ')} FROM (${source.select(filter, sign)}) AS grouped) AS d ` +
-    `ORDER BY ${source.keyColumns.map((_, i) => alias(i)).join(', ')} ` +
-    `ON DUPLICATE KEY UPDATE ${source.resourceColumns.map((c, i) => `${q(c)} = ${q(c)} + ${alias(keyCount + i)}`).join(', ')}`
-  )
+  return sql`INSERT INTO ${id(source.totalsTable)} (${join(columns.map((c) => id(c)))}) SELECT * FROM (SELECT ${join(aliased)} FROM (${source.select(filter, sign)}) AS ${id('grouped')}) AS ${id('d')} ORDER BY ${join(source.keyColumns.map((_, i) => alias(i)))} ON DUPLICATE KEY UPDATE ${join(source.resourceColumns.map((c, i) => sql`${id(c)} = ${id(c)} + ${alias(keyCount + i)}`))}`
+}
+
+/** The statement's text, and its parameters with the stand-ins replaced by a run's values. */
+function withRecorder<T>(statement: SqlFragment): { sql: string; values: (recorder: T, recorderType: string) => unknown[] } {
+  return {
+    sql: statement.text,
+    values: (recorder, recorderType) => statement.parameters.map((p) => (p === RECORDER ? recorder : p === RECORDER_TYPE ? recorderType : p)),
+  }
 }
 
 function delta(source: TotalsSource, sign: 1 | -1): TotalsDelta {
-  const sql = deltaSql(source, sign, ` AND ${q('Recorder')} = ? AND ${q('Recorder_Type')} = ?`)
-  const repeats = source.filterRepeats
-  return { sql, values: (recorder, recorderType) => Array.from({ length: repeats }, () => [recorder, recorderType]).flat() }
+  return withRecorder<string>(deltaStatement(source, sign, sql` AND ${id('Recorder')} = ${RECORDER} AND ${id('Recorder_Type')} = ${RECORDER_TYPE}`))
 }
 
 function deltaForMany(source: TotalsSource): TotalsDeltaForMany {
   // `IN (?)` with an array: the driver expands it into a list of placeholders' values.
-  const sql = deltaSql(source, 1, ` AND ${q('Recorder')} IN (?) AND ${q('Recorder_Type')} = ?`)
-  const repeats = source.filterRepeats
-  return { sql, values: (recorders, recorderType) => Array.from({ length: repeats }, () => [recorders, recorderType]).flat() }
+  return withRecorder<readonly string[]>(deltaStatement(source, 1, sql` AND ${id('Recorder')} IN (${RECORDER}) AND ${id('Recorder_Type')} = ${RECORDER_TYPE}`))
 }
 
 /**

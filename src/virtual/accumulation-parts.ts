@@ -16,7 +16,7 @@
 // turnovers count `S ≤ Period ≤ E` (decisions.md §6). Balance-kind movements sign by RecordType: a
 // receipt adds, an expense subtracts.
 import { ALL_TIME_PERIOD, expenseColumn, receiptColumn } from '../store/totals.js'
-import type { QueryRunner } from '../service/read/query-runner.js'
+import type { SqlRunner } from './sql-runner.js'
 import { addSeconds, isMonthStart, nextPeriodStart, periodStart } from './period-start.js'
 import type { AccumulationTables } from './register-tables.js'
 import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
@@ -70,10 +70,52 @@ function monthsBetween(a: string, b: string): number {
   return (Number(b.slice(0, 4)) - Number(a.slice(0, 4))) * 12 + Number(b.slice(5, 7)) - Number(a.slice(5, 7))
 }
 
-/** Where a part reads from, with the Condition applied, and the SQL of its values. */
-export class AccumulationReader {
+/**
+ * What the parts read, for one call: the movements and the totals as FROM items (with the Condition and
+ * any other filter of the call applied), and the SQL of a resource's flow in each. An accounting
+ * register has its own (accounting-reader.ts): its flows are Dr (as receipts) and Cr (as expenses).
+ */
+export interface PartsReader {
+  /** Totals serve the call (the register keeps them and nothing the call filters or groups by is missing from them). */
+  readonly totalsUsable: boolean
+  /** The movements as a FROM item; `where` are the conditions the part puts on them (the reader may push them inside). */
+  movements(where: readonly SqlFragment[]): SqlFragment
+  /** The totals as a FROM item (columns under the result's names, `Period` the month or ALL_TIME_PERIOD). */
+  totals(): SqlFragment
+  /** The first and last month the totals hold, for choosing a balance's side. */
+  totalsRange(run: SqlRunner): Promise<{ first: string | undefined; last: string | undefined }>
+  /** A resource's flow per movement row. */
+  movementFlow(flow: Flow, resource: string): SqlFragment
+  /** A resource's flow per totals row (`allTime`: of the all-time row). */
+  totalsFlow(flow: Flow, resource: string, allTime?: boolean): SqlFragment
+  /** True when, grouped by these columns, every totals row of one period is a group of its own. */
+  totalsRowsAreGroups(group: readonly string[]): boolean
+  /** True when each movement is one row of `movements` (so recorder and line identify a row). */
+  readonly rowPerMovement: boolean
+}
+
+const ranges = new WeakMap<object, Promise<{ first: string | undefined; last: string | undefined }>>()
+
+/** The first and last month a totals table holds (one cheap index read each), once per reader. */
+export function totalsRangeOf(owner: object, totalsTable: string, run: SqlRunner): Promise<{ first: string | undefined; last: string | undefined }> {
+  let range = ranges.get(owner)
+  if (!range) {
+    const table = id(totalsTable)
+    const period = id('Period')
+    const query = sql`SELECT (SELECT MIN(${period}) FROM ${table}), (SELECT MAX(${period}) FROM ${table} WHERE ${period} < ${ALL_TIME_PERIOD})`
+    range = run({ sql: query.text, parameters: query.parameters }).then((rows) => {
+      const [first, last] = (rows[0] ?? []) as (string | null)[]
+      return { first: first ?? undefined, last: last ?? undefined }
+    })
+    ranges.set(owner, range)
+  }
+  return range
+}
+
+/** Where a part of an accumulation register reads from, with the Condition applied, and the SQL of its values. */
+export class AccumulationReader implements PartsReader {
   readonly tables: AccumulationTables
-  private range: Promise<{ first: string | undefined; last: string | undefined }> | undefined
+  readonly rowPerMovement = true
 
   constructor(readonly call: VirtualTableCall) {
     if (call.tables.kind !== 'accumulation') throw new Error(`internal: ${call.register.name} is not an accumulation register`)
@@ -89,7 +131,7 @@ export class AccumulationReader {
     return this.tables.totalsTable !== undefined && (this.call.condition === undefined || this.call.condition.readsOnly(this.tables.dimensions))
   }
 
-  /** The movements as a FROM item (the table, or the rows the Condition keeps). */
+  /** The movements as a FROM item (the table, or the rows the Condition keeps); the part applies `where`. */
   movements(): SqlFragment {
     const table = this.tables.records.table
     const condition = this.call.condition
@@ -106,18 +148,13 @@ export class AccumulationReader {
     return sql`(${condition.over(table, columns)})`
   }
 
-  /** The first and last month the totals hold (one cheap index read each), for choosing a balance's side. */
-  totalsRange(run: QueryRunner): Promise<{ first: string | undefined; last: string | undefined }> {
-    if (!this.range) {
-      const table = id(this.tables.totalsTable!)
-      const period = id('Period')
-      const query = sql`SELECT (SELECT MIN(${period}) FROM ${table}), (SELECT MAX(${period}) FROM ${table} WHERE ${period} < ${ALL_TIME_PERIOD})`
-      this.range = run({ sql: query.text, parameters: query.parameters }).then((rows) => {
-        const [first, last] = (rows[0] ?? []) as (string | null)[]
-        return { first: first ?? undefined, last: last ?? undefined }
-      })
-    }
-    return this.range
+  totalsRange(run: SqlRunner): Promise<{ first: string | undefined; last: string | undefined }> {
+    return totalsRangeOf(this, this.tables.totalsTable!, run)
+  }
+
+  /** A totals row is one (month or all time, dimension combination): a group of its own when every dimension groups. */
+  totalsRowsAreGroups(group: readonly string[]): boolean {
+    return this.tables.dimensions.every((d) => group.includes(d))
   }
 
   /** A resource's flow per movement row. */
@@ -189,10 +226,11 @@ const periodFrom = (from: string) => sql`${column(M, 'Period')} >= ${from}`
 const periodBefore = (to: string) => sql`${column(M, 'Period')} < ${to}`
 
 /** Movements within the bounds, as a part; each is a group of its own when the keys hold its recorder and line. */
-function movementPart(reader: AccumulationReader, layout: PartLayout, keys: readonly PartKey[], bounds: readonly SqlFragment[], sign: 1 | -1 = 1): SqlFragment {
+function movementPart(reader: PartsReader, layout: PartLayout, keys: readonly PartKey[], bounds: readonly SqlFragment[], sign: 1 | -1 = 1): SqlFragment {
   const values = summed(layout, (value) => reader.movementFlow(value.flow!, value.resource!), sign)
-  const byRecord = keys.some((key) => key.name === 'Recorder') && keys.some((key) => key.name === 'LineNumber')
-  return part(reader.movements(), [active, ...bounds], keys, values, layout, byRecord)
+  const byRecord = reader.rowPerMovement && keys.some((key) => key.name === 'Recorder') && keys.some((key) => key.name === 'LineNumber')
+  const where = [active, ...bounds]
+  return part(reader.movements(where), where, keys, values, layout, byRecord)
 }
 
 /**
@@ -203,6 +241,9 @@ function movementPart(reader: AccumulationReader, layout: PartLayout, keys: read
  */
 export function balanceSide(at: string, range: { readonly first: string | undefined; readonly last: string | undefined }): 'before' | 'after' {
   const monthStart = monthOf(at)
+  // The last month of the calendar has no next month start to read back from: the all-time row
+  // (9999-12-31) is not one, and must never stand in for a moment inside its own month.
+  if (monthStart.startsWith('9999-12')) return 'before'
   const followingMonth = isMonthStart(at) ? monthStart : nextMonth(at)
   const monthsBefore = range.first === undefined ? 0 : Math.max(0, monthsBetween(range.first, monthStart))
   const monthsAfter = range.last === undefined ? 0 : Math.max(0, monthsBetween(followingMonth, range.last) + 1)
@@ -219,12 +260,11 @@ export function balanceSide(at: string, range: { readonly first: string | undefi
  * The balance of each group at the moment `at` (movements with `Period < at`; all of them when `at` is
  * undefined), as parts whose values are the layout's `net` flows.
  */
-export async function balanceParts(reader: AccumulationReader, at: string | undefined, layout: PartLayout, run: QueryRunner): Promise<SqlFragment[]> {
+export async function balanceParts(reader: PartsReader, at: string | undefined, layout: PartLayout, run: SqlRunner): Promise<SqlFragment[]> {
   const keys = groupKeys(layout)
   if (!reader.totalsUsable) return [movementPart(reader, layout, keys, at === undefined ? [] : [periodBefore(at)])]
   const totals = reader.totals()
-  const everyDimension = reader.tables.dimensions.every((d) => layout.group.includes(d))
-  const allTime = part(totals, [sql`${column(M, 'Period')} = ${ALL_TIME_PERIOD}`], keys, summed(layout, (value) => reader.totalsFlow(value.flow!, value.resource!, true)), layout, everyDimension)
+  const allTime = part(totals, [sql`${column(M, 'Period')} = ${ALL_TIME_PERIOD}`], keys, summed(layout, (value) => reader.totalsFlow(value.flow!, value.resource!, true)), layout, reader.totalsRowsAreGroups(layout.group))
   if (at === undefined) return [allTime]
 
   const monthStart = monthOf(at)
@@ -248,7 +288,7 @@ export async function balanceParts(reader: AccumulationReader, at: string | unde
  * totals month (undefined otherwise).
  */
 export function turnoverParts(
-  reader: AccumulationReader,
+  reader: PartsReader,
   start: string | undefined,
   end: string | undefined,
   layout: PartLayout,
@@ -261,6 +301,8 @@ export function turnoverParts(
     ...(through === undefined ? [] : [sql`${column(M, 'Period')} <= ${through}`]),
   ]
   if (totalsPeriodKeys === undefined) return [movementPart(reader, layout, movementKeys, inRange(start, end))]
+  // A start inside the last month of the calendar has no next month start: nothing there is a whole month.
+  if (start !== undefined && !isMonthStart(start) && start.startsWith('9999-12')) return [movementPart(reader, layout, movementKeys, inRange(start, end))]
 
   // Whole months inside [start, end]: from the first month start at or after `start` to the month
   // start after the last whole month (stored periods are whole seconds: `≤ end` is `< end + 1 s`).
@@ -272,7 +314,7 @@ export function turnoverParts(
   const totalsKeys = [...layout.constants, ...totalsPeriodKeys, ...groupKeys({ ...layout, constants: [] })]
   const totalsBounds = [...(wholeFrom === undefined ? [] : [periodFrom(wholeFrom.slice(0, 10))]), periodBefore(wholeTo === undefined ? ALL_TIME_PERIOD : wholeTo.slice(0, 10))]
   // A totals row is one month of one dimension combination: by month and every dimension, a group of its own.
-  const unique = totalsPeriodKeys.length === 1 && totalsPeriodKeys[0]!.name === 'MonthPeriod' && reader.tables.dimensions.every((d) => layout.group.includes(d))
+  const unique = totalsPeriodKeys.length === 1 && totalsPeriodKeys[0]!.name === 'MonthPeriod' && reader.totalsRowsAreGroups(layout.group)
   const parts = [part(reader.totals(), totalsBounds, totalsKeys, summed(layout, (value) => reader.totalsFlow(value.flow!, value.resource!)), layout, unique)]
   if (start !== undefined && start < wholeFrom!) parts.push(movementPart(reader, layout, movementKeys, [periodFrom(start), periodBefore(wholeFrom!)]))
   if (end !== undefined && wholeTo! <= end) parts.push(movementPart(reader, layout, movementKeys, inRange(wholeTo, end)))

@@ -14,8 +14,8 @@
 // SQL: the parts of the opening side carry `_k = 0` and empty period columns, those of the turnovers
 // `_k = 1`; summed per (_k, period, group) where parts meet, a running sum over each group's rows in
 // period order (a window function, the same in MySQL 8 and MariaDB 10.2+) gives every period's opening.
-import type { QueryRunner } from '../service/read/query-runner.js'
-import { AccumulationReader, balanceParts, combine, turnoverParts, type PartKey } from './accumulation-parts.js'
+import type { SqlRunner } from './sql-runner.js'
+import { AccumulationReader, balanceParts, combine, turnoverParts, type PartKey, type PartsReader } from './accumulation-parts.js'
 import { emptyPeriodValue, isDateTimePeriodColumn, movementColumnsFilledBy, periodColumnsOf } from './period-columns.js'
 import type { RegisterTables } from './register-tables.js'
 import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
@@ -23,7 +23,7 @@ import { periodKeys } from './turnovers.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
-type V = (name: string) => SqlFragment
+export type V = (name: string) => SqlFragment
 
 export const balanceAndTurnovers: VirtualTable = {
   name: 'BalanceAndTurnovers',
@@ -31,32 +31,48 @@ export const balanceAndTurnovers: VirtualTable = {
   groupableColumns: (tables: RegisterTables) => tables.dimensions,
   periodColumns: (args: VirtualTableArguments) => periodColumnsOf(args.periodicity),
   conditionColumns: (args: VirtualTableArguments) => movementColumnsFilledBy(args.periodicity),
-  async relation(call: VirtualTableCall, run: QueryRunner): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
     const reader = new AccumulationReader(call)
-    const resources = reader.tables.resources
-    const { startPeriod: start, endPeriod: end } = call.arguments
-    const periods = call.periodColumns
-    const group = call.groupColumns
-    const kind = (value: 0 | 1): PartKey => ({ name: '_k', value: raw(String(value)), constant: true })
-    const values = (side: 'opening' | 'turnover') =>
-      resources.flatMap((resource, i) => [
-        { name: `_o${i}`, resource, ...(side === 'opening' ? { flow: 'net' as const } : {}) },
-        { name: `_i${i}`, resource, ...(side === 'turnover' ? { flow: 'receipt' as const } : {}) },
-        { name: `_e${i}`, resource, ...(side === 'turnover' ? { flow: 'expense' as const } : {}) },
-      ])
-    const openingLayout = { constants: [kind(0), ...periods.map((name) => ({ name, value: emptyPeriodValue(name), constant: true }))], group, values: values('opening') }
-    const opening = start === undefined ? [] : await balanceParts(reader, start, openingLayout, run)
-    const turnover = turnoverParts(reader, start, end, { constants: [kind(1)], group, values: values('turnover') }, periodKeys(call))
-    const finals = resources.flatMap((resource, i) => [
+    const finals = (resource: string, i: number) => [
       { name: `${resource}OpeningBalance`, value: (v: V) => v(`_o${i}`) },
       { name: `${resource}Receipt`, value: (v: V) => v(`_i${i}`) },
       { name: `${resource}Expense`, value: (v: V) => v(`_e${i}`) },
       { name: `${resource}Turnover`, value: (v: V) => sql`(${v(`_i${i}`)} - ${v(`_e${i}`)})` },
       { name: `${resource}ClosingBalance`, value: (v: V) => sql`(${v(`_o${i}`)} + ${v(`_i${i}`)} - ${v(`_e${i}`)})` },
-    ])
-    if (periods.length === 0) return combine([...opening, ...turnover], group, finals, true)
-    return byPeriods([opening, turnover], periods, group, resources.length, finals, start)
+    ]
+    return openingAndTurnovers(reader, reader.tables.resources, call, call.groupColumns, finals, run)
   },
+}
+
+/**
+ * The rows of a BalanceAndTurnovers call grouped by `group`: per resource `i`, the opening balance
+ * (`_o<i>`: the net flow before StartPeriod, or before each period), the receipts (`_i<i>`) and the
+ * expenses (`_e<i>`) of the range — for an accounting register Dr and Cr — turned into the result's
+ * columns by `finals`. Rows whose finals are all zero are left out.
+ */
+export async function openingAndTurnovers(
+  reader: PartsReader,
+  resources: readonly string[],
+  call: VirtualTableCall,
+  group: readonly string[],
+  finalsOf: (resource: string, i: number) => { name: string; value: (v: V) => SqlFragment }[],
+  run: SqlRunner,
+): Promise<SqlFragment> {
+  const { startPeriod: start, endPeriod: end } = call.arguments
+  const periods = call.periodColumns
+  const kind = (value: 0 | 1): PartKey => ({ name: '_k', value: raw(String(value)), constant: true })
+  const values = (side: 'opening' | 'turnover') =>
+    resources.flatMap((resource, i) => [
+      { name: `_o${i}`, resource, ...(side === 'opening' ? { flow: 'net' as const } : {}) },
+      { name: `_i${i}`, resource, ...(side === 'turnover' ? { flow: 'receipt' as const } : {}) },
+      { name: `_e${i}`, resource, ...(side === 'turnover' ? { flow: 'expense' as const } : {}) },
+    ])
+  const openingLayout = { constants: [kind(0), ...periods.map((name) => ({ name, value: emptyPeriodValue(name), constant: true }))], group, values: values('opening') }
+  const opening = start === undefined ? [] : await balanceParts(reader, start, openingLayout, run)
+  const turnover = turnoverParts(reader, start, end, { constants: [kind(1)], group, values: values('turnover') }, periodKeys(call))
+  const finals = resources.flatMap((resource, i) => finalsOf(resource, i))
+  if (periods.length === 0) return combine([...opening, ...turnover], group, finals, true)
+  return byPeriods([opening, turnover], periods, group, resources.length, finals, start)
 }
 
 /**

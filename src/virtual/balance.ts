@@ -3,7 +3,7 @@
 // the totals plus the movements of the current month (accumulation-parts.ts), so the cost follows the
 // number of groups. Groups whose balances are all zero are left out, as in the reference system; with no
 // group columns (`Balance()?$select=QuantityBalance`) there is exactly one row, the total.
-import type { QueryRunner } from '../service/read/query-runner.js'
+import type { SqlRunner } from './sql-runner.js'
 import { AccumulationReader, balanceParts, combine } from './accumulation-parts.js'
 import type { RegisterTables } from './register-tables.js'
 import type { SqlFragment } from '../sql/sql-template.js'
@@ -15,7 +15,7 @@ export const balance: VirtualTable = {
   groupableColumns: (tables: RegisterTables) => tables.dimensions,
   periodColumns: () => [],
   conditionColumns: () => [],
-  async relation(call: VirtualTableCall, run: QueryRunner): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
     const reader = new AccumulationReader(call)
     const resources = reader.tables.resources
     const layout = { constants: [], group: call.groupColumns, values: resources.map((resource, i) => ({ name: `_b${i}`, resource, flow: 'net' as const })) }

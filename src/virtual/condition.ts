@@ -55,16 +55,24 @@ export class RecordCondition {
    * function lets a Condition name.
    */
   static bind(text: string, recordsSet: EntitySetModel, allowed: ReadonlySet<string>, context: ConditionContext): RecordCondition {
-    const bindContext: BindContext = { option: OPTION, errorCode: 'InvalidParameter', ...context }
-    const node = parseFilter(text, { option: OPTION, errorCode: 'InvalidParameter', ...(context.limits ? { limits: context.limits } : {}) })
-    const records = context.resolve(recordsSet.name)
+    return RecordCondition.bindOver(text, context.resolve(recordsSet.name), allowed, context)
+  }
+
+  /**
+   * Parses and binds `text` (the parameter `option`) against the rows of `records`, a source whose
+   * columns are what the condition may read: the register's records, a view of them (the sides of
+   * accounting entries), or the accounts of a chart. `describe` says why a column is refused.
+   */
+  static bindOver(text: string, records: QueryableSource, allowed: ReadonlySet<string>, context: ConditionContext, option = OPTION, describe?: (column: string) => string | undefined): RecordCondition {
+    const bindContext: BindContext = { option, errorCode: 'InvalidParameter', ...context }
+    const node = parseFilter(text, { option, errorCode: 'InvalidParameter', ...(context.limits ? { limits: context.limits } : {}) })
     const columns = new Set<string>()
-    for (const mentioned of namesInFilter(node, OPTION)) {
+    for (const mentioned of namesInFilter(node, option)) {
       const column = records.columnByName.get(mentioned.name)?.name ?? foreignKeyOf(records.navigationByName.get(mentioned.name))
       if (column === undefined) continue // the binder reports unknown names
       if (!allowed.has(column)) {
-        const what = recordsSet.propertyByName.get(column)?.role === 'resource' ? 'a resource' : 'a column the function does not fill'
-        throw new ODataError('NotFilledInResult', `Condition names ${mentioned.name}, ${what}; it may name ${[...allowed].join(', ')} (Condition at position ${mentioned.position}).`, { target: OPTION })
+        const what = describe?.(column) ?? (records.columnByName.get(column)?.property.role === 'resource' ? 'a resource' : 'a column the function does not fill')
+        throw new ODataError('NotFilledInResult', `${option} names ${mentioned.name}, ${what}; it may name ${[...allowed].join(', ')} (${option} at position ${mentioned.position}).`, { target: option })
       }
       columns.add(column)
     }
@@ -79,10 +87,10 @@ export class RecordCondition {
   }
 
   /**
-   * The rows of `table` for which the condition holds, with the given columns (a derived relation). The
-   * table must have every column the condition reads, under the records' names.
+   * The rows of `table` (a table, or SQL of a derived one) for which the condition holds, with the given
+   * columns (a derived relation). It must have every column the condition reads, under the records' names.
    */
-  over(table: string, outputColumns: readonly string[]): SqlFragment {
+  over(table: string | SqlFragment, outputColumns: readonly string[]): SqlFragment {
     const byName = new Map<string, SourceColumn>()
     for (const name of [...outputColumns, ...this.columns]) {
       byName.set(name, this.records.columnByName.get(name) ?? syntheticColumn(name, name, 'Edm.Decimal'))
@@ -94,7 +102,7 @@ export class RecordCondition {
     }
     const source: QueryableSource = {
       name: this.records.name,
-      relation: { kind: 'table', table },
+      relation: typeof table === 'string' ? { kind: 'table', table } : { kind: 'derived', sql: table.text, parameters: table.parameters },
       columns,
       columnByName: columnMap(columns),
       navigationByName: navigations,

@@ -13,11 +13,21 @@
 import { ODataError } from '../errors.js'
 import type { PropertyModel } from '../model/model.js'
 import type { VirtualTableSignature } from '../model/virtual-tables.js'
-import type { ParsedReadOptions } from '../service/read/parsed-read-options.js'
+import type { ApplyNode, CommonExpressionNode, ExpandNode, ExpressionLimits, OrderByNode, SelectNode } from '../odata/expression/index.js'
 import { namesInApply, namesInExpand, namesInFilter, namesInOrderBy, namesInSelect, type MentionedName } from './query-names.js'
 import type { RegisterTables } from './register-tables.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import type { VirtualTable } from './virtual-table.js'
+
+/** The parsed query options of the read over a call's result (what grouping and the Condition look at). */
+export interface CallOptions {
+  readonly filter: CommonExpressionNode | null
+  readonly orderBy: OrderByNode | null
+  readonly select: SelectNode | null
+  readonly expand: ExpandNode | null
+  readonly apply: ApplyNode | null
+  readonly limits: Partial<ExpressionLimits>
+}
 
 export interface CallShape {
   readonly periodColumns: readonly string[]
@@ -30,10 +40,11 @@ function resultProperty(signature: VirtualTableSignature, name: string): Propert
   return signature.resultProperties.find((p) => p.name === name) ?? signature.resultProperties.find((p) => p.reference?.navigation === name)
 }
 
-export function callShape(table: VirtualTable, tables: RegisterTables, signature: VirtualTableSignature, args: VirtualTableArguments, options: ParsedReadOptions): CallShape {
+export function callShape(table: VirtualTable, tables: RegisterTables, signature: VirtualTableSignature, args: VirtualTableArguments, options: CallOptions): CallShape {
   const periodColumns = table.periodColumns(args)
-  const groupable = table.groupableColumns(tables)
-  const valueColumns = signature.resultProperties.filter((p) => p.role !== 'period' && !groupable.includes(p.name)).map((p) => p.name)
+  const groupable = table.groupableColumns(tables, args)
+  // Dimension columns are grouped or not filled (an accounting call's ExtDimension3 when ExtraDimensions names two kinds).
+  const valueColumns = signature.resultProperties.filter((p) => p.role !== 'period' && p.role !== 'dimension' && !groupable.includes(p.name)).map((p) => p.name)
 
   const select = namesInSelect(options.select)
   const mentioned: MentionedName[] = [...select.names, ...namesInFilter(options.filter), ...namesInOrderBy(options.orderBy), ...namesInExpand(options.expand)]
@@ -44,6 +55,10 @@ export function callShape(table: VirtualTable, tables: RegisterTables, signature
   else {
     const named = new Set(mentioned.map((m) => resultProperty(signature, m.name)?.name))
     groupColumns = groupable.filter((d) => named.has(d))
+  }
+  if (table.completeGrouping !== undefined) {
+    const completed = new Set(table.completeGrouping(groupColumns, args, tables))
+    groupColumns = groupable.filter((d) => completed.has(d))
   }
 
   const filled = new Set([...periodColumns, ...groupColumns, ...valueColumns])

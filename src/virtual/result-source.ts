@@ -11,9 +11,10 @@
 // register's key (Period and dimensions).
 import { columnMap, type QueryableSource, type SourceColumn, type SourceNavigation } from '../odata/bind/index.js'
 import type { SqlFragment } from '../sql/sql-template.js'
-import type { VirtualTableCall } from './virtual-table.js'
+import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
-export function resultSource(call: VirtualTableCall, relation: SqlFragment, grouped: boolean): QueryableSource {
+export function resultSource(call: VirtualTableCall, relation: SqlFragment, table: VirtualTable): QueryableSource {
+  const grouped = table.grouped
   const filled = new Set([...call.periodColumns, ...call.groupColumns, ...call.valueColumns])
   const columns: SourceColumn[] = call.signature.resultProperties
     .filter((property) => filled.has(property.name))
@@ -24,7 +25,7 @@ export function resultSource(call: VirtualTableCall, relation: SqlFragment, grou
     const reference = column.property.reference
     if (reference) navigations.set(reference.navigation, Object.freeze({ kind: 'reference', name: reference.navigation, targetSet: reference.targetSet, foreignKey: column }))
   }
-  const keyNames = grouped ? [...call.periodColumns, ...call.groupColumns] : call.register.key.map((k) => k.name)
+  const keyNames = grouped ? [...call.periodColumns, ...call.groupColumns] : (table.rowKey?.(call) ?? call.register.key.map((k) => k.name))
   const rowKey = keyNames.map((name) => byName.get(name)!).filter((column) => column !== undefined)
   return Object.freeze({
     name: call.signature.resultType,

@@ -58,7 +58,13 @@ function dateTime(name: string, text: string): string {
 function dimensionNames(set: EntitySetModel, signature: VirtualTableSignature): Map<string, string> {
   const names = new Map<string, string>()
   const source = set.source
-  const dimensions = source.type === 'accumulationRegister' || source.type === 'accountingRegister' || source.type === 'informationRegister' ? source.dimensions : []
+  // An accounting result groups by its account and extra dimensions as well (ExtDimension1, BalancedAccount…).
+  const dimensions =
+    source.type === 'accountingRegister'
+      ? signature.resultProperties.filter((p) => p.role === 'dimension').map((p) => p.name)
+      : source.type === 'accumulationRegister' || source.type === 'informationRegister'
+        ? source.dimensions
+        : []
   for (const dimension of dimensions) {
     // The result columns carry the dimensions with their references (`Warehouse_Key` → navigation `Warehouse`).
     const property = signature.resultProperties.find((p) => p.name === dimension)

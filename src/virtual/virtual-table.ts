@@ -7,17 +7,15 @@
 //   rule 3; 400 NotFilledInResult for other columns) → the Condition bound against the records
 //   (condition.ts) → VirtualTable.relation → a QueryableSource with a `derived` relation
 //   (result-source.ts) → the read pipeline, as for any collection: $filter, $orderby, $select, $expand,
-//   $apply, $top, $skip, $count, paging and streaming apply to the result (read-virtual-table.ts).
+//   $apply, $top, $skip, $count, paging and streaming apply to the result (src/service/read-virtual-table.ts).
 //
-// Accounting registers (Balance, Turnovers, BalanceAndTurnovers, ExtDimensions,
-// RecordsWithExtDimensions) slot in as further implementations: their groupable columns are the account,
-// the extra dimensions and the dimensions, their AccountCondition binds like Condition, and their totals
-// (acr_<Name>__totals) play the part ar_<Name>__totals plays here. Until then the registry has none for
-// them and the call answers 501.
+// Accounting registers have theirs (accounting-*.ts): the account, extra dimensions and dimensions are
+// their groupable columns, AccountCondition selects accounts of the chart, and their totals
+// (acr_<Name>__totals) play the part ar_<Name>__totals plays for accumulation registers.
 import type { EntitySetModel, ServiceModel } from '../model/model.js'
 import type { VirtualTableName, VirtualTableSignature } from '../model/virtual-tables.js'
-import type { QueryRunner } from '../service/read/query-runner.js'
-import type { RecordCondition } from './condition.js'
+import type { SqlRunner } from './sql-runner.js'
+import type { ConditionContext, RecordCondition } from './condition.js'
 import type { RegisterTables } from './register-tables.js'
 import type { SqlFragment } from '../sql/sql-template.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
@@ -38,6 +36,8 @@ export interface VirtualTableCall {
   readonly valueColumns: readonly string[]
   /** The Condition parameter, bound against the records; undefined when there is none. */
   readonly condition: RecordCondition | undefined
+  /** How expressions of the call's parameters bind (AccountCondition binds like Condition). */
+  readonly context: ConditionContext
 }
 
 export interface VirtualTable {
@@ -48,11 +48,19 @@ export interface VirtualTable {
    */
   readonly grouped: boolean
   /** The result columns that can form groups (the register's dimensions), in key order. */
-  groupableColumns(tables: RegisterTables): readonly string[]
+  groupableColumns(tables: RegisterTables, args: VirtualTableArguments): readonly string[]
   /** The period columns a call with these arguments fills (§4.3), in key order. */
   periodColumns(args: VirtualTableArguments): readonly string[]
   /** Record columns a Condition may name besides the groupable ones (§4.2 rule 1: only what the function fills). */
   conditionColumns(args: VirtualTableArguments, tables: RegisterTables): readonly string[]
   /** The rows of a call: SQL whose columns are the period, group and value columns, named as in the result type. */
-  relation(call: VirtualTableCall, run: QueryRunner): Promise<SqlFragment>
+  relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment>
+  /** Checks of the arguments the shared parser cannot make (400 InvalidParameter). */
+  checkArguments?(args: VirtualTableArguments, tables: RegisterTables): void
+  /** Binds the Condition when the records it reads are not the register's record set as stored. */
+  bindCondition?(text: string, args: VirtualTableArguments, tables: RegisterTables, context: ConditionContext, signature: VirtualTableSignature): RecordCondition
+  /** The grouping completed with what the chosen columns imply (a value's type column goes with it). */
+  completeGrouping?(columns: readonly string[], args: VirtualTableArguments, tables: RegisterTables): readonly string[]
+  /** The row key of an ungrouped result (default: the register's key). */
+  rowKey?(call: VirtualTableCall): readonly string[]
 }

@@ -14,7 +14,7 @@ import { validateXML } from 'xmllint-wasm'
 import { loadModel } from '../../src/model/load-model.js'
 import { buildMetadataJson, buildMetadataXml, ENTITY_CONTAINER_NAME } from '../../src/model/csdl.js'
 import { escapeXml } from '../../src/model/escape-xml.js'
-import type { PropertyModel } from '../../src/model/model.js'
+import type { EntitySetModel, PropertyModel } from '../../src/model/model.js'
 
 const model = loadModel('config/demo.json')
 const metadataXml = buildMetadataXml(model)
@@ -94,6 +94,13 @@ function expectedPropertyAttributes(property: PropertyModel, nullable: boolean):
   return expected
 }
 
+/** Table parts and record sets (collection-valued in the model), and references, of a set. */
+const partsOf = (set: EntitySetModel) => set.navigations.filter((navigation) => navigation.collection)
+const referencesOf = (set: EntitySetModel) => set.navigations.filter((navigation) => !navigation.collection)
+/** The reference system's row type names: `<Owner>_<Part>_RowType`, a register's record set `<Register>_RowType`. */
+const rowTypeOf = (set: EntitySetModel, part: { name: string }) =>
+  set.kind === 'AccumulationRegister' || set.kind === 'AccountingRegister' ? `${set.name}_RowType` : `${set.name}_${part.name}_RowType`
+
 const root = readXml(metadataXml)
 const schema = onlyChild(onlyChild(root, 'edmx:DataServices'), 'Schema')
 const container = onlyChild(schema, 'EntityContainer')
@@ -167,31 +174,53 @@ t.test('every entity set has an entity type with its key, properties, facets and
     )
     t.same(
       childrenNamed(type!, 'Property').map((element) => element.attributes),
-      set.properties.map((property) => expectedPropertyAttributes(property, property.nullable)),
-      `${set.name}: properties, in model order, with types and facets`,
+      [
+        ...set.properties.map((property) => expectedPropertyAttributes(property, property.nullable)),
+        // Table parts and record sets are properties of their owner (decisions.md §2, service.md §2.1).
+        ...partsOf(set).map((part) => ({ Name: part.name, Type: `Collection(${qualified(rowTypeOf(set, part))})`, Nullable: 'false' })),
+      ],
+      `${set.name}: properties, in model order, with types and facets, then the table parts or record set`,
     )
     const navigations = childrenNamed(type!, 'NavigationProperty')
     t.same(
       navigations.map((element) => element.attributes),
-      set.navigations.map((navigation) => ({ Name: navigation.name, Type: navigation.collection ? `Collection(${qualified(navigation.targetSet)})` : qualified(navigation.targetSet) })),
-      `${set.name}: navigation properties`,
+      referencesOf(set).map((navigation) => ({ Name: navigation.name, Type: qualified(navigation.targetSet) })),
+      `${set.name}: navigation properties, one per reference`,
     )
-    for (const navigation of set.navigations) {
+    for (const navigation of referencesOf(set)) {
       const element = navigations.find((candidate) => candidate.attributes.Name === navigation.name)
       if (element === undefined) continue
       const constraints = childrenNamed(element, 'ReferentialConstraint').map((constraint) => constraint.attributes)
-      if (navigation.collection) t.same(constraints, [], `${set.name}/${navigation.name}: a table part or record set has no referential constraint`)
-      else t.same(constraints, [{ Property: navigation.foreignKey, ReferencedProperty: 'Ref_Key' }], `${set.name}/${navigation.name}: ${navigation.foreignKey} → Ref_Key`)
+      t.same(constraints, [{ Property: navigation.foreignKey, ReferencedProperty: 'Ref_Key' }], `${set.name}/${navigation.name}: ${navigation.foreignKey} → Ref_Key`)
     }
   }
   t.equal(entityTypes.size, model.entitySets.length, 'no entity type the model does not have')
   t.equal(childrenNamed(schema, 'EntityType').length, entityTypes.size, 'no entity type declared twice')
 })
 
-t.test('table parts and record sets are collection-valued navigations to their own sets', async (t) => {
+t.test('table parts and record sets are collection properties of their owner, of a complex row type', async (t) => {
   const navigation = (type: string, name: string) => childrenNamed(entityTypes.get(type)!, 'NavigationProperty').find((element) => element.attributes.Name === name)
-  t.same(navigation('Document_GoodsReceipt', 'Goods')?.attributes, { Name: 'Goods', Type: 'Collection(StandardODATA.Document_GoodsReceipt_Goods)' })
-  t.same(navigation('AccumulationRegister_Stock', 'RecordSet')?.attributes, { Name: 'RecordSet', Type: 'Collection(StandardODATA.AccumulationRegister_Stock_RecordType)' })
+  const property = (type: string, name: string) => childrenNamed(entityTypes.get(type)!, 'Property').find((element) => element.attributes.Name === name)
+  t.same(property('Document_GoodsReceipt', 'Goods')?.attributes, { Name: 'Goods', Type: 'Collection(StandardODATA.Document_GoodsReceipt_Goods_RowType)', Nullable: 'false' })
+  t.same(property('AccumulationRegister_Stock', 'RecordSet')?.attributes, { Name: 'RecordSet', Type: 'Collection(StandardODATA.AccumulationRegister_Stock_RowType)', Nullable: 'false' })
+  t.same(property('ChartOfAccounts_Main', 'ExtDimensionTypes')?.attributes, { Name: 'ExtDimensionTypes', Type: 'Collection(StandardODATA.ChartOfAccounts_Main_ExtDimensionTypes_RowType)', Nullable: 'false' })
+  t.equal(navigation('Document_GoodsReceipt', 'Goods'), undefined, 'no navigation property Goods')
+  t.equal(navigation('AccumulationRegister_Stock', 'RecordSet'), undefined, 'no navigation property RecordSet')
+  // A row type has the properties of the rows' own entity type (whose set stays readable), and their references.
+  for (const set of model.entitySets) {
+    for (const part of partsOf(set)) {
+      const rows = model.entitySetByName.get(part.targetSet)!
+      const rowType = complexTypes.get(rowTypeOf(set, part))
+      if (!t.ok(rowType, `ComplexType ${rowTypeOf(set, part)}`)) continue
+      t.same(childrenNamed(rowType!, 'Property').map((element) => element.attributes), rows.properties.map((p) => expectedPropertyAttributes(p, p.nullable)), `${rowTypeOf(set, part)}: the properties of ${rows.name}`)
+      t.same(
+        childrenNamed(rowType!, 'NavigationProperty').map((element) => [element.attributes.Name, element.attributes.Type, onlyChild(element, 'ReferentialConstraint').attributes.Property]),
+        referencesOf(rows).map((reference) => [reference.name, qualified(reference.targetSet), reference.foreignKey]),
+        `${rowTypeOf(set, part)}: its references are navigable`,
+      )
+      t.ok(entityTypes.has(rows.name), `${rows.name} stays an entity type`)
+    }
+  }
   const warehouse = navigation('Document_GoodsReceipt', 'Warehouse')!
   t.same(warehouse.attributes, { Name: 'Warehouse', Type: 'StandardODATA.Catalog_Warehouses' })
   t.same(onlyChild(warehouse, 'ReferentialConstraint').attributes, { Property: 'Warehouse_Key', ReferencedProperty: 'Ref_Key' })
@@ -205,8 +234,11 @@ t.test('the container has an entity set per set, with a binding for every naviga
     t.equal(element!.attributes.EntityType, qualified(set.name))
     t.same(
       childrenNamed(element!, 'NavigationPropertyBinding').map((binding) => binding.attributes),
-      set.navigations.map((navigation) => ({ Path: navigation.name, Target: navigation.targetSet })),
-      `${set.name}: bindings`,
+      [
+        ...referencesOf(set).map((navigation) => ({ Path: navigation.name, Target: navigation.targetSet })),
+        ...partsOf(set).flatMap((part) => referencesOf(model.entitySetByName.get(part.targetSet)!).map((reference) => ({ Path: `${part.name}/${reference.name}`, Target: reference.targetSet }))),
+      ],
+      `${set.name}: bindings, references inside the rows through their part`,
     )
   }
   for (const element of container.children) t.equal(element.name, 'EntitySet', 'the container holds entity sets only')
@@ -278,7 +310,8 @@ t.test('every non-entity result has a complex type with the result properties, a
       )
     }
   }
-  t.same([...complexTypes.keys()].sort(), [...expected].sort(), 'no complex type the model does not have')
+  for (const set of model.entitySets) for (const part of partsOf(set)) expected.add(rowTypeOf(set, part))
+  t.same([...complexTypes.keys()].sort(), [...expected].sort(), 'no complex type the model does not have (results and row types)')
   t.equal(childrenNamed(schema, 'ComplexType').length, complexTypes.size, 'no complex type declared twice')
 })
 
@@ -392,7 +425,7 @@ t.test('the JSON form declares what the XML form declares', async (t) => {
       const jsonProperty = json[property.attributes.Name!]
       // The defaults differ: XML omits Nullable="true", JSON omits "$Nullable": false.
       t.equal(jsonProperty.$Nullable === true, property.attributes.Nullable !== 'false', `${name}/${property.attributes.Name}: nullability`)
-      t.equal(jsonProperty.$Type, property.attributes.Type)
+      t.equal(jsonProperty.$Collection ? `Collection(${jsonProperty.$Type})` : jsonProperty.$Type, property.attributes.Type)
       t.equal(jsonProperty.$MaxLength === undefined ? undefined : String(jsonProperty.$MaxLength), property.attributes.MaxLength)
       t.equal(jsonProperty.$Precision === undefined ? undefined : String(jsonProperty.$Precision), property.attributes.Precision)
       t.equal(jsonProperty.$Scale === undefined ? undefined : String(jsonProperty.$Scale), property.attributes.Scale)

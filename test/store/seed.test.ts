@@ -61,10 +61,44 @@ t.test('totals agree with the movements', async (t) => {
   const [fromTotals] = await db.pool.query('SELECT Warehouse_Key, Product_Key, SUM(Quantity) q, SUM(Amount) a FROM ar_Stock__totals GROUP BY 1, 2 ORDER BY 1, 2')
   const [fromMovements] = await db.pool.query("SELECT Warehouse_Key, Product_Key, SUM(IF(RecordType = 'Receipt', Quantity, -Quantity)) q, SUM(IF(RecordType = 'Receipt', Amount, -Amount)) a FROM ar_Stock WHERE Active = 1 GROUP BY 1, 2 ORDER BY 1, 2")
   t.same(fromTotals, fromMovements)
-  const [accounting] = await db.pool.query('SELECT SUM(AmountDr) dr, SUM(AmountCr) cr, SUM(QuantityDr) qd, SUM(QuantityCr) qc FROM acr_Main__totals')
+  // The month rows (the all-time rows, Period 9999-12-31, hold the same sums once more).
+  const [accounting] = await db.pool.query("SELECT SUM(AmountDr) dr, SUM(AmountCr) cr, SUM(QuantityDr) qd, SUM(QuantityCr) qc FROM acr_Main__totals WHERE Period < '9999-12-31'")
   const [movements] = await db.pool.query('SELECT SUM(Amount) dr, SUM(Amount) cr, SUM(QuantityDr) qd, SUM(QuantityCr) qc FROM acr_Main')
   t.same(accounting, movements, 'accounting totals: Dr and Cr sides')
   await recomputeTotals(db.pool, model)
   const [again] = await db.pool.query('SELECT Warehouse_Key, Product_Key, SUM(Quantity) q, SUM(Amount) a FROM ar_Stock__totals GROUP BY 1, 2 ORDER BY 1, 2')
   t.same(again, fromMovements, 'recomputation is stable')
+})
+
+t.test('stock never goes negative: sales take only what was received before them', async (t) => {
+  const db = await createTestDatabase('seed_stock')
+  t.teardown(() => db.drop())
+  await migrate(db.pool, model)
+  await seedDemoData(db.pool, model, { scale: 1 })
+  // The balance of each warehouse and product after every movement, in the order they happened.
+  const [lowest] = await db.pool.query(`
+    SELECT MIN(q) AS q, MIN(a) AS a, COUNT(*) AS movements FROM (
+      SELECT SUM(IF(RecordType = 'Receipt', Quantity, -Quantity)) OVER w AS q, SUM(IF(RecordType = 'Receipt', Amount, -Amount)) OVER w AS a
+      FROM ar_Stock WHERE Active = 1
+      WINDOW w AS (PARTITION BY Warehouse_Key, Product_Key ORDER BY Period, Recorder, LineNumber ROWS UNBOUNDED PRECEDING)
+    ) balances`)
+  const { q, a, movements } = (lowest as { q: string; a: string; movements: number }[])[0]!
+  t.ok(Number(movements) > 5_000, `${movements} movements`)
+  t.ok(Number(q) >= 0, `the lowest quantity balance of any warehouse and product is ${q}`)
+  t.ok(Number(a) >= 0, `the lowest amount balance of any warehouse and product is ${a}`)
+  t.equal(await count(db, "SELECT COUNT(*) FROM ar_Stock s JOIN d_GoodsSale d ON d.Ref_Key = s.Recorder WHERE s.Period <> d.Date OR s.RecordType <> 'Expense'"), 0, 'sales are expenses at their date')
+  // Still a business that sells: most documents are sales, and they move a good part of what came in.
+  const sold = await count(db, "SELECT SUM(Quantity) FROM ar_Stock WHERE RecordType = 'Expense'")
+  const received = await count(db, "SELECT SUM(Quantity) FROM ar_Stock WHERE RecordType = 'Receipt'")
+  t.ok(sold > received * 0.3, `sold ${sold} of ${received} received`)
+  t.ok((await count(db, 'SELECT COUNT(*) FROM d_GoodsSale')) > 500, 'sales are most documents')
+  t.equal(await count(db, 'SELECT COUNT(*) FROM d_GoodsSale s WHERE NOT EXISTS (SELECT 1 FROM d_GoodsSale__Goods g WHERE g.Ref_Key = s.Ref_Key)'), 0, 'every sale has goods')
+  t.equal(await count(db, 'SELECT COUNT(*) FROM (SELECT Ref_Key, MAX(LineNumber) m, COUNT(*) c FROM d_GoodsSale__Goods GROUP BY Ref_Key HAVING m <> c) gaps'), 0, 'line numbers run 1..n')
+
+  const [kept] = await db.pool.query('SELECT * FROM ar_Stock__totals ORDER BY 1, 2, 3')
+  await recomputeTotals(db.pool, model)
+  const [recomputed] = await db.pool.query('SELECT * FROM ar_Stock__totals ORDER BY 1, 2, 3')
+  t.same(kept, recomputed, 'the totals equal a recomputation from the movements')
+  const [balances] = await db.pool.query("SELECT MIN(b) AS b FROM (SELECT SUM(IF(RecordType = 'Receipt', Quantity, -Quantity)) b FROM ar_Stock GROUP BY Warehouse_Key, Product_Key) x")
+  t.ok(Number((balances as { b: string }[])[0]!.b) >= 0, 'final balances are not negative')
 })

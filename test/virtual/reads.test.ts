@@ -9,9 +9,9 @@ import { parseFunctionParameters } from '../../src/odata/resource-path.js'
 import type { ParsedReadOptions } from '../../src/service/read/parsed-read-options.js'
 import { poolRunner } from '../../src/service/read/query-runner.js'
 import { migrate } from '../../src/store/migrate.js'
-import { prepareCall } from '../../src/virtual/read-virtual-table.js'
+import { prepareCall } from '../../src/virtual/virtual-table-call.js'
 import { createTestDatabase } from '../support/test-database.js'
-import { loadVirtualFixture } from './support/virtual-fixture.js'
+import { A, loadVirtualFixture } from './support/virtual-fixture.js'
 
 const model = loadModel('config/demo.json')
 const db = await createTestDatabase('virtual_reads')
@@ -77,4 +77,39 @@ t.test('Condition values are parameters, never text', async (t) => {
   t.equal(rows.length, 0)
   const [[count]] = (await db.pool.query({ sql: 'SELECT COUNT(*) FROM ar_Stock', rowsAsArray: true }))[0] as unknown[][]
   t.equal(Number(count), 12, 'the movements are still there')
+})
+
+const readsEntries = (text: string) => text.includes('FROM `acr_Main` AS')
+const readsAccountingTotals = (text: string) => text.includes('`acr_Main__totals`')
+
+t.test('accounting Balance() reads the all-time totals rows, one per group, ungrouped', async (t) => {
+  const { text, parameters, rows } = await relation('AccountingRegister_Main', 'Balance', '')
+  t.ok(readsAccountingTotals(text) && !readsEntries(text), text)
+  t.notMatch(text, /GROUP BY/, 'every groupable column: each all-time row is a group')
+  t.ok(parameters.includes('9999-12-31'))
+  t.equal(rows.length, 8)
+})
+
+t.test('accounting Balance at a moment: totals of whole months and the entries of the current month only', async (t) => {
+  const { text, parameters } = await relation('AccountingRegister_Main', 'Balance', "Period=datetime'2024-02-15T12:00:00'")
+  t.ok(readsAccountingTotals(text) && readsEntries(text))
+  t.same(parameters.filter((p) => String(p).startsWith('2024-')), ['2024-02-01', ...Array.from({ length: 3 }, () => ['2024-02-01 00:00:00', '2024-02-15 12:00:00']).flat()], 'the months before February, then February up to the moment (inside each side of the entries, and on both)')
+  const monthStart = await relation('AccountingRegister_Main', 'Balance', "Period=datetime'2024-03-01T00:00:00'")
+  t.notOk(readsEntries(monthStart.text), 'at a month start no entry is read')
+})
+
+t.test('accounting turnovers of whole months read totals only, unless the corresponding account is asked for', async (t) => {
+  const year = await relation('AccountingRegister_Main', 'BalanceAndTurnovers', "StartPeriod=datetime'2024-01-01T00:00:00',EndPeriod=datetime'2024-12-31T23:59:59',Periodicity='Month'")
+  t.ok(readsAccountingTotals(year.text) && !readsEntries(year.text), 'a year by months: totals only')
+  const quarter = await relation('AccountingRegister_Main', 'Turnovers', "StartPeriod=datetime'2024-01-01T00:00:00',EndPeriod=datetime'2024-03-31T23:59:59',Periodicity='Quarter',Dimensions='Account,ExtDimension1'")
+  t.ok(readsAccountingTotals(quarter.text) && !readsEntries(quarter.text), 'a quarter by account: totals only')
+  const corresponding = await relation('AccountingRegister_Main', 'Turnovers', "Dimensions='Account,BalancedAccount'")
+  t.ok(readsEntries(corresponding.text) && !readsAccountingTotals(corresponding.text), 'by corresponding account: the entries')
+})
+
+t.test('AccountCondition becomes a list of account keys, as parameters', async (t) => {
+  const { text, parameters, rows } = await relation('AccountingRegister_Main', 'Balance', "AccountCondition='Code in (''41'',''62'')'")
+  t.notMatch(text, /'41'|'62'/)
+  t.ok(parameters.includes(A.a41) && parameters.includes(A.a62) && !parameters.includes(A.a90))
+  t.equal(rows.length, 3, '41 twice (two products), 62 once')
 })

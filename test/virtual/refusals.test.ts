@@ -1,13 +1,15 @@
 // Every refusal of the virtual tables, by code and target (service.md §4.2 rule 1, §4.3, §7;
 // decisions.md §2, §6): a Condition naming a resource or a column the function does not fill, a column
 // of another periodicity anywhere in the query options, a bad value, an unknown parameter — all 400;
-// accounting registers' functions 501 until they land.
+// for accounting registers also an account in a Condition, an unknown kind of extra dimension or too
+// many, a bad AccountCondition, Order or Top.
 import t, { type Test } from 'tap'
 import { P, W, startVirtualService } from './support/virtual-fixture.js'
 
 const service = await startVirtualService('virtual_refusals')
 t.teardown(() => service.close())
 const STOCK = 'AccumulationRegister_Stock'
+const MAIN = 'AccountingRegister_Main'
 
 async function refused(t: Test, path: string, status: number, code: string, target?: string, position?: number): Promise<void> {
   const response = await service.get(path)
@@ -87,11 +89,62 @@ t.test('unknown functions and other methods', async (t) => {
   t.equal(post.headers.allow, 'GET, HEAD')
 })
 
-t.test('accounting registers: 501 until their issue lands', async (t) => {
+t.test('accounting registers: every function answers, in both call forms', async (t) => {
   for (const fn of ['Balance', 'Turnovers', 'BalanceAndTurnovers', 'ExtDimensions', 'RecordsWithExtDimensions']) {
-    await refused(t, `AccountingRegister_Main/${fn}()`, 501, 'NotImplemented')
-    await refused(t, `AccountingRegister_Main/StandardODATA.${fn}()`, 501, 'NotImplemented')
+    for (const path of [`${MAIN}/${fn}()`, `${MAIN}/StandardODATA.${fn}()`]) {
+      const response = await service.get(path)
+      t.equal(response.status, 200, `${path}: ${response.text.slice(0, 200)}`)
+    }
   }
+})
+
+t.test('accounting Condition: an account or a resource is NotFilledInResult; RecordsWithExtDimensions may name both', async (t) => {
+  await refused(t, `${MAIN}/Balance(Condition='Account_Key eq ${W.w1}')`, 400, 'NotFilledInResult', 'Condition', 0)
+  await refused(t, `${MAIN}/Balance(Condition='Account/Code eq ''41''')`, 400, 'NotFilledInResult', 'Condition', 0)
+  await refused(t, `${MAIN}/Turnovers(Condition='BalancedAccount_Key eq ${W.w1}')`, 400, 'NotFilledInResult', 'Condition')
+  await refused(t, `${MAIN}/Balance(Condition='Amount gt 1')`, 400, 'NotFilledInResult', 'Condition', 0)
+  await refused(t, `${MAIN}/BalanceAndTurnovers(Condition='ExtDimension1 ne ${W.w1} and QuantityDr gt 1')`, 400, 'NotFilledInResult', 'Condition', 58)
+  await refused(t, `${MAIN}/Turnovers(Periodicity='Month',Condition='Recorder eq ${W.w1}')`, 400, 'NotFilledInResult', 'Condition')
+  await refused(t, `${MAIN}/Balance(Condition='AccountDr_Key eq ${W.w1}')`, 400, 'InvalidParameter', 'Condition', 0)
+  await refused(t, `${MAIN}/Balance(ExtraDimensions='Products',Condition='ExtDimension2 eq ${W.w1}')`, 400, 'NotFilledInResult', 'Condition')
+  const records = await service.get(`${MAIN}/RecordsWithExtDimensions(Condition='AccountCr_Key ne ${W.w1} and Amount gt 1 and QuantityDr ge 0')`)
+  t.equal(records.status, 200, records.text.slice(0, 200))
+})
+
+t.test('AccountCondition and BalancedAccountCondition: expressions over the accounts of the chart', async (t) => {
+  await refused(t, `${MAIN}/Balance(AccountCondition='Colour eq 1')`, 400, 'InvalidParameter', 'AccountCondition', 0)
+  await refused(t, `${MAIN}/Balance(AccountCondition='Code eq')`, 400, 'InvalidParameter', 'AccountCondition')
+  await refused(t, `${MAIN}/Turnovers(BalancedAccountCondition='Code gt 5')`, 400, 'InvalidParameter', 'BalancedAccountCondition')
+  await refused(t, `${MAIN}/Balance(BalancedAccountCondition='Code eq ''41''')`, 400, 'InvalidParameter', 'BalancedAccountCondition')
+  await refused(t, `${MAIN}/ExtDimensions(AccountCondition='Code eq ''41''')`, 400, 'InvalidParameter', 'AccountCondition')
+  const none = await service.values(`${MAIN}/Balance(AccountCondition='Code eq ''99''')`)
+  t.same(none, [], 'an account the chart does not have: nothing')
+})
+
+t.test('ExtraDimensions: known kinds, at most the chart maximum', async (t) => {
+  await refused(t, `${MAIN}/Balance(ExtraDimensions='Colours')`, 400, 'InvalidParameter', 'ExtraDimensions')
+  await refused(t, `${MAIN}/Balance(ExtraDimensions='Products,Warehouses,Counterparties,Products')`, 400, 'InvalidParameter', 'ExtraDimensions')
+  await refused(t, `${MAIN}/Balance(ExtraDimensions='Products,Products')`, 400, 'InvalidParameter', 'ExtraDimensions')
+  await refused(t, `${MAIN}/Turnovers(BalancedExtraDimensions='Colours')`, 400, 'InvalidParameter', 'BalancedExtraDimensions')
+  await refused(t, `${MAIN}/Balance(BalancedExtraDimensions='Products')`, 400, 'InvalidParameter', 'BalancedExtraDimensions')
+  await refused(t, `${MAIN}/Balance(ExtraDimensions='Products,Warehouses')?$select=ExtDimension3,AmountBalance`, 400, 'NotFilledInResult', '$select')
+  await refused(t, `${MAIN}/Balance(Dimensions='Organization')?$select=Account_Key,AmountBalance`, 400, 'NotFilledInResult', '$select')
+  await refused(t, `${MAIN}/Turnovers(Periodicity='Month')?$select=DayPeriod`, 400, 'NotFilledInResult', '$select')
+  await refused(t, `${MAIN}/Turnovers(Periodicity='Monthly')`, 400, 'InvalidParameter', 'Periodicity')
+})
+
+t.test('Order and Top of RecordsWithExtDimensions', async (t) => {
+  await refused(t, `${MAIN}/RecordsWithExtDimensions(Order='Colour')`, 400, 'InvalidParameter', 'Order')
+  await refused(t, `${MAIN}/RecordsWithExtDimensions(Order='AccountDr/Code')`, 400, 'InvalidParameter', 'Order')
+  await refused(t, `${MAIN}/RecordsWithExtDimensions(Order='Period sideways')`, 400, 'InvalidParameter', 'Order')
+  await refused(t, `${MAIN}/RecordsWithExtDimensions(Order='Period,')`, 400, 'InvalidParameter', 'Order')
+  await refused(t, `${MAIN}/RecordsWithExtDimensions(Top=-1)`, 400, 'InvalidParameter', 'Top')
+  await refused(t, `${MAIN}/RecordsWithExtDimensions(Top=1000001)`, 400, 'InvalidParameter', 'Top')
+  await refused(t, `${MAIN}/RecordsWithExtDimensions(Top=ten)`, 400, 'InvalidParameter', 'Top')
+  await refused(t, `${MAIN}/Balance(Top=1)`, 400, 'InvalidParameter', 'Top')
+  t.equal((await service.values(`${MAIN}/RecordsWithExtDimensions(Top=1000000,Order='Period desc, Amount asc,Recorder')`)).length, 8, 'the largest Top, a checked Order: every active entry')
+  t.equal((await service.values(`${MAIN}/RecordsWithExtDimensions(Top=0)`)).length, 8, 'Top 0: no limit')
+  t.equal((await service.values(`${MAIN}/RecordsWithExtDimensions()?Top=3`)).length, 3, 'Top in the query string')
 })
 
 t.test('a call without valid credentials is 401, like any read', async (t) => {

@@ -5,6 +5,7 @@
 // default order is the grouping key, period columns first.
 import type { VirtualTableName } from '../../src/model/virtual-tables.js'
 import { C, D, P, RECEIPT_TYPE, SALE_TYPE, W } from './support/virtual-fixture.js'
+import { ACCOUNTING_CASES } from './accounting-cases.js'
 
 export interface VirtualTableCase {
   readonly name: string
@@ -350,4 +351,6 @@ export const VIRTUAL_TABLE_CASES: readonly VirtualTableCase[] = [
     path: `${PRICES}/SliceFirst()`,
     rows: [price('2024-01-01 00:00:00', P.p1, 'Retail', 10), price('2024-01-15 00:00:00', P.p1, 'Wholesale', 8), price('2024-02-10 00:00:00', P.p2, 'Retail', 20)],
   },
+  // --- Accounting registers (accounting-cases.ts) ---------------------------------------------------
+  ...ACCOUNTING_CASES,
 ]

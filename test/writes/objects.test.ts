@@ -11,7 +11,7 @@ const NEW_KEY = '5a8f0c2e-1d3b-4e6f-8a9b-0c1d2e3f4a5b'
 
 t.test('POST creates a catalog item with a server-made key: 201, Location, ETag, the entity', async (t) => {
   const before = await count(pool, 'SELECT COUNT(*) FROM c_Products')
-  const response = await client.request('POST', 'Catalog_Products', { Code: 'NEW-1', Description: 'Новый товар', Article: 'A-1', Colour: 'ignored' })
+  const response = await client.request('POST', 'Catalog_Products', { Code: 'NEW-1', Description: 'Новый товар', Article: 'A-1' })
   t.equal(response.status, 201)
   const body = response.json()
   t.match(body.Ref_Key, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
@@ -19,7 +19,7 @@ t.test('POST creates a catalog item with a server-made key: 201, Location, ETag,
   t.equal(response.headers.etag, `W/"${body.DataVersion}"`)
   t.equal(body['@odata.etag'], response.headers.etag)
   t.same({ Code: body.Code, Description: body.Description, Article: body.Article, Unit: body.Unit, DeletionMark: body.DeletionMark }, { Code: 'NEW-1', Description: 'Новый товар', Article: 'A-1', Unit: '', DeletionMark: false })
-  t.notOk('Colour' in body, 'unknown properties are ignored')
+  // Unknown properties: test/writes/unknown-properties.test.ts (400, or ignored in the lenient mode).
   t.equal(await count(pool, 'SELECT COUNT(*) FROM c_Products'), before + 1)
   const [stored] = await rows(pool, 'SELECT * FROM c_Products WHERE Ref_Key = ?', [body.Ref_Key])
   t.same(stored, { Ref_Key: body.Ref_Key, DataVersion: body.DataVersion, DeletionMark: 0, Code: 'NEW-1', Description: 'Новый товар', Article: 'A-1', Unit: '' })

@@ -13,6 +13,12 @@ export interface BindContext {
   readonly resolve: SourceResolver
   /** The schema namespace, for qualified names in type casts (`StandardODATA.Catalog_Products`). */
   readonly namespace: string
+  /**
+   * The qualified names of the types `$metadata` declares (entity and complex types), for `isof`: a name
+   * outside them and the Edm primitive types is an unknown type (400). Without it, any name qualified
+   * by the namespace is taken as known.
+   */
+  readonly knownTypes?: ReadonlySet<string>
   /** The text of a parameter alias (`@p` → '5'), or undefined when the request has none by that name. */
   readonly parameterAlias?: (name: string) => string | undefined
   /** Limits for parsing alias values (those of the request's profile). */

@@ -28,6 +28,25 @@ export interface BoundExpandItem {
   /** `$count=true` inside the options: `Goods@odata.count` beside the expanded collection. */
   readonly count: boolean
   readonly expand: readonly BoundExpandItem[]
+  /** A table part or record set read because it is a property of its owner, not because `$expand` named it. */
+  readonly implicit?: true
+}
+
+/**
+ * `$expand` bound, with the source's table parts and record sets (its collection navigations) added
+ * where the selection includes them: they are properties of their owner (decisions.md §2, service.md
+ * §2.1), so a read without `$select` (or with `*`, or naming them) carries them without `$expand`. A
+ * part the request expands itself keeps its own options; a `$select` that leaves them out reads none of
+ * their rows. Expanded entities get their parts the same way.
+ */
+export function bindExpandWithParts(node: ExpandNode | null, select: BoundSelect, source: QueryableSource, context: BindContext): BoundExpandItem[] {
+  const items = bindExpand(node, source, context)
+  for (const navigation of source.navigationByName.values()) {
+    if (navigation.kind !== 'collection' || items.some((item) => item.navigation === navigation)) continue
+    if (select.explicit && !select.names.includes(navigation.name)) continue
+    items.push({ ...plainItem(navigation, 'entities', context), implicit: true })
+  }
+  return items
 }
 
 export function bindExpand(node: ExpandNode | null, source: QueryableSource, context: BindContext): BoundExpandItem[] {
@@ -69,23 +88,26 @@ function bindExpandItem(item: ExpandItemNode, source: QueryableSource, context: 
     throw bindError(context, item.position, `${navigation.name} is a single entity: $orderby, $top, $skip and $count do not apply to it`)
   }
   if (single && item.form === 'count') throw bindError(context, item.position, `${navigation.name} is a single entity; /$count needs a collection`)
+  const select = bindSelect(options.select, target, context)
   return [
     {
       navigation,
       form: item.form,
       scope,
-      select: bindSelect(options.select, target, context),
+      select,
       filter: options.filter === null ? null : bindPredicate(options.filter, environment),
       orderBy: options.orderBy === null ? [] : bindOrderBy(options.orderBy.items, environment),
       top: options.top,
       skip: options.skip,
       count: options.count === true,
-      expand: bindExpand(options.expand, target, context),
+      expand: item.form === 'entities' ? bindExpandWithParts(options.expand, select, target, context) : bindExpand(options.expand, target, context),
     },
   ]
 }
 
 function plainItem(navigation: SourceNavigation, form: ExpandForm, context: BindContext): BoundExpandItem {
   const scope = QueryScope.over(context.resolve(navigation.targetSet))
-  return { navigation, form, scope, select: selectAll(scope.root.source), filter: null, orderBy: [], top: null, skip: null, count: false, expand: [] }
+  const select = selectAll(scope.root.source)
+  const expand = form === 'entities' ? bindExpandWithParts(null, select, scope.root.source, context) : []
+  return { navigation, form, scope, select, filter: null, orderBy: [], top: null, skip: null, count: false, expand }
 }

@@ -85,7 +85,11 @@ const EXPRESSION_BINDER: ExpressionVisitor<BoundExpression, BindEnvironment> = {
     return operand.type === target ? operand : BoundCast.create(operand, target)
   },
   IsOfNode: (node, environment) => {
-    // Types are static here: no property has derived types, so isof is decided while binding.
+    // Types are static here: no property has derived types, so isof is decided while binding. A type the
+    // service does not know is an error (decisions.md §2: unknown names in a query option are 400), not false.
+    const context = environment.context
+    const known = EDM_TYPES.has(node.type.name) || (context.knownTypes ? context.knownTypes.has(node.type.name) : node.type.name.startsWith(`${context.namespace}.`))
+    if (!known) throw bindError(context, node.type.position, `isof names the unknown type ${node.type.name}`)
     if (node.operand === null) {
       const own = `${environment.context.namespace}.${environment.implicit.source.name}`
       return node.type.name === own ? BoundLiteral.TRUE : BoundLiteral.FALSE
@@ -300,6 +304,16 @@ function coerceLiteral(expression: BoundExpression, other: BoundExpression, posi
 const PRIMITIVE_TYPES: ReadonlySet<string> = new Set<BoundType>([
   'Edm.String', 'Edm.Guid', 'Edm.Boolean', 'Edm.Int32', 'Edm.Int64', 'Edm.Decimal', 'Edm.Double', 'Edm.DateTimeOffset', 'Edm.Date', 'Edm.TimeOfDay',
 ])
+
+/** The primitive types of OData 4.01 (CSDL §4.4): known to isof even where no property has them. */
+const EDM_TYPES: ReadonlySet<string> = new Set(
+  [
+    'Binary', 'Boolean', 'Byte', 'Date', 'DateTimeOffset', 'Decimal', 'Double', 'Duration', 'Guid', 'Int16', 'Int32', 'Int64', 'SByte', 'Single',
+    'Stream', 'String', 'TimeOfDay', 'Geography', 'GeographyPoint', 'GeographyLineString', 'GeographyPolygon', 'GeographyMultiPoint',
+    'GeographyMultiLineString', 'GeographyMultiPolygon', 'GeographyCollection', 'Geometry', 'GeometryPoint', 'GeometryLineString',
+    'GeometryPolygon', 'GeometryMultiPoint', 'GeometryMultiLineString', 'GeometryMultiPolygon', 'GeometryCollection', 'Untyped',
+  ].map((name) => `Edm.${name}`),
+)
 
 function primitiveTypeName(name: string, collection: boolean): BoundType | undefined {
   return !collection && PRIMITIVE_TYPES.has(name) ? (name as BoundType) : undefined

@@ -28,3 +28,27 @@ export function tooComplexError(option: string, position: number | undefined, de
   const where = position === undefined ? '' : ` at position ${position}`
   return new ExpressionError('ExpressionTooComplex', `${option} is too complex${where}: ${description}.`, option, position)
 }
+
+/** The running figures a parse stops at as soon as they pass their limit; the whole text's figure is counted afterwards. */
+export type RunningLimit = 'maxApplySteps' | 'maxExpansions' | 'maxNodes' | 'maxDepth'
+
+/**
+ * A running figure passed its limit where the parse stopped. The parse that reports it counts the whole
+ * text's figure with that limit lifted (parse-query-option.ts), since decisions.md §8 asks for the actual
+ * figure, and `describe` words it (undefined: not counted, "more than").
+ */
+export class RunningLimitError extends ExpressionError {
+  constructor(
+    readonly limit: RunningLimit,
+    readonly describe: (actual: number | undefined) => string,
+    option: string,
+    position: number,
+  ) {
+    super('ExpressionTooComplex', tooComplexError(option, position, describe(undefined)).message, option, position)
+  }
+
+  /** The same error, its message stating the actual figure. */
+  withFigure(actual: number): ExpressionError {
+    return tooComplexError(this.target!, this.position, this.describe(actual))
+  }
+}

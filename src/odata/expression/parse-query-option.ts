@@ -13,7 +13,7 @@ import type { CommonExpressionNode } from './ast/expression-node.js'
 import type { ExpandNode } from './ast/expand-node.js'
 import { OrderByNode } from './ast/order-by-node.js'
 import type { SelectNode } from './ast/select-node.js'
-import { syntaxError } from './expression-error.js'
+import { RunningLimitError, syntaxError, type RunningLimit } from './expression-error.js'
 import { resolveExpressionLimits, type ExpressionLimits } from './expression-limits.js'
 import { applyExpr } from './grammar/apply-expr.js'
 import { boolCommonExpr, commonExpr } from './grammar/common-expr.js'
@@ -95,15 +95,57 @@ function parseWhole<Result>(
     statistics.tokens = 0
     statistics.nodes = 0
   }
-  const state = new ParseState(text, options.option, code, resolveExpressionLimits(options.limits))
+  const limits = resolveExpressionLimits(options.limits)
+  const state = new ParseState(text, options.option, code, limits)
   try {
     const result = grammar(state)
     state.expectEnd(atEnd)
     return result
+  } catch (error) {
+    if (error instanceof RunningLimitError) throw stateTheFigure(error, text, options.option, code, limits, grammar, atEnd)
+    throw error
   } finally {
     if (statistics !== undefined) {
       statistics.tokens = state.lexer.scanned
       statistics.nodes = state.nodes
     }
+  }
+}
+
+/** Texts longer than this are not parsed a second time for a figure ("more than" instead): the recount's work stays bounded. */
+const MAX_RECOUNTED_LENGTH = 100_000
+/** Nesting is recounted only this deep, so that the recount cannot overflow the stack the depth limit protects. */
+const MAX_RECOUNTED_DEPTH = 200
+
+/**
+ * decisions.md §8: the message states the actual figure. The parse stopped where a running figure
+ * passed its limit; the text is parsed again with that limit lifted (the others still hold), and the
+ * figure it reaches over the whole text is stated. A recount that fails for another reason (a syntax
+ * error further on, another limit) leaves "more than".
+ */
+function stateTheFigure<Result>(error: RunningLimitError, text: string, option: string, code: ErrorCode, limits: ExpressionLimits, grammar: (state: ParseState) => Result, atEnd: string): Error {
+  if (text.length > MAX_RECOUNTED_LENGTH) return error
+  const lifted = error.limit === 'maxDepth' ? MAX_RECOUNTED_DEPTH : Number.MAX_SAFE_INTEGER
+  if (lifted <= limits[error.limit]) return error
+  const recount = new ParseState(text, option, code, { ...limits, [error.limit]: lifted })
+  try {
+    grammar(recount)
+    recount.expectEnd(atEnd)
+  } catch {
+    return error
+  }
+  return error.withFigure(figureOf(recount, error.limit))
+}
+
+function figureOf(state: ParseState, limit: RunningLimit): number {
+  switch (limit) {
+    case 'maxApplySteps':
+      return state.applySteps
+    case 'maxExpansions':
+      return state.expansions
+    case 'maxNodes':
+      return state.nodes
+    case 'maxDepth':
+      return state.deepest
   }
 }

@@ -5,6 +5,7 @@ import type { ErrorCode } from '../../errors.js'
 import {
   bindApply,
   bindExpand,
+  bindExpandWithParts,
   bindFilter,
   bindOrderBy,
   bindSelect,
@@ -22,6 +23,7 @@ import {
   type QueryableSource,
   type Range,
 } from '../../odata/bind/index.js'
+import { schemaTypeNames } from '../../model/csdl.js'
 import { entitySetSources } from '../../sql/entity-set-sources.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
@@ -45,6 +47,7 @@ export function bindContext(context: ServiceContext, request: ServiceRequest, pa
     errorCode,
     resolve: entitySetSources(context.model),
     namespace: context.model.namespace,
+    knownTypes: schemaTypeNames(context.model),
     parameterAlias: (name) => request.query.custom.get(`@${name}`),
     limits: parsed.limits,
   }
@@ -62,14 +65,19 @@ export function bindRead(context: ServiceContext, request: ServiceRequest, parse
   const scope = QueryScope.over(source)
   const linked = conditions !== undefined && apply === undefined ? conditions(scope.root) : []
   const filter = parsed.filter === null ? null : bindFilter(parsed.filter, scope.root, bind('$filter', 'InvalidFilter'))
+  // Bound in this order, so that of several bad options the same one is reported as before.
+  const orderBy = parsed.orderBy === null ? [] : bindOrderBy(parsed.orderBy.items, rootEnvironment(bind('$orderby', 'InvalidOrderBy'), scope.root))
+  const select = bindSelect(parsed.select, source, bind('$select', 'InvalidSelect'))
+  const expandContext = bind('$expand', 'InvalidExpand')
   return {
     source,
     scope,
     apply,
     filter: BoundLogical.all(filter === null ? [...linked] : [...linked, filter], BoundLiteral.TRUE),
-    orderBy: parsed.orderBy === null ? [] : bindOrderBy(parsed.orderBy.items, rootEnvironment(bind('$orderby', 'InvalidOrderBy'), scope.root)),
-    select: bindSelect(parsed.select, source, bind('$select', 'InvalidSelect')),
-    expand: bindExpand(parsed.expand, source, bind('$expand', 'InvalidExpand')),
+    orderBy,
+    select,
+    // Table parts and record sets are properties of their owner (bind-expand.ts); rows `$apply` made are not owners.
+    expand: apply === undefined ? bindExpandWithParts(parsed.expand, select, source, expandContext) : bindExpand(parsed.expand, source, expandContext),
   }
 }
 

@@ -13,7 +13,8 @@ export function contextUrl(serviceRoot: string, setName: string, options: { sele
 function selectionItems(select: BoundSelect, expand: readonly BoundExpandItem[], shaped: readonly string[] | undefined): string[] {
   const items = select.explicit ? [...select.names] : shaped ? [...shaped] : []
   for (const item of expand) {
-    if (item.form !== 'entities') continue
+    // A table part or record set read as its owner's property is no expansion: the context names none.
+    if (item.form !== 'entities' || item.implicit) continue
     items.push(`${item.navigation.name}(${selectionItems(item.select, item.expand, undefined).join(',')})`)
   }
   return items

@@ -16,6 +16,10 @@ const VALUE_ERRORS: ReadonlySet<number> = new Set([
 
 export function translateQueryError(error: unknown): unknown {
   const errno = (error as { errno?: unknown } | null)?.errno
+  // The guard the compiler puts around every divisor (QueryCompiler.divisor): its overflow names `~0`.
+  if (errno === 1690 && /~\s*\(?0/.test(String((error as { message?: unknown }).message))) {
+    return new ODataError('DivisionByZero', 'The request divides by zero (div, divby or mod with a divisor that is 0 for a row it reads).')
+  }
   if (typeof errno === 'number' && VALUE_ERRORS.has(errno)) {
     return new ODataError('ValueOutOfRange', 'A value the request computes is out of the range the database can hold (an arithmetic overflow or a date beyond 9999).')
   }

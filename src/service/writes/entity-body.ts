@@ -4,7 +4,8 @@
 // - a reference `X` may come as `X_Key` (a GUID, null = empty reference) or as `X@odata.bind` with an
 //   entity address of the referenced set (`Catalog_Y(guid'…')`, `Catalog_Y(…)`, absolute or relative;
 //   in a `$batch`, `$1` is substituted before this code sees it);
-// - unknown properties and annotations (`@odata.etag`, `X@odata.type`, …) are ignored.
+// - names the type does not have are `400 UnknownProperty` (body-names.ts; ignored in the configuration's
+//   lenient mode), annotations (`@odata.etag`, `X@odata.type`, …) are ignored.
 // References are not checked for existence: as in the reference system, a reference to an object that
 // does not exist (yet, or any more) is a legal value, and checking would cost a query per reference.
 import { isUtf8 } from 'node:buffer'
@@ -12,6 +13,7 @@ import { ODataError } from '../../errors.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../../model/model.js'
 import { decodeUrlComponent, parseKeyPredicate } from '../../odata/resource-path.js'
 import type { ServiceRequest } from '../service-request.js'
+import { checkBodyNames } from './body-names.js'
 import { invalidValue, storedValue } from './body-values.js'
 
 export type JsonObject = Record<string, unknown>
@@ -26,7 +28,15 @@ function isJsonObject(value: unknown): value is JsonObject {
  * The body as a JSON object. `required: false` lets an absent or empty body through as undefined
  * (actions take an optional body).
  */
-export function parseJsonBody(request: ServiceRequest, required: boolean): JsonObject | undefined {
+export function parseJsonBody(request: ServiceRequest, required: boolean, model?: ServiceModel): JsonObject | undefined {
+  const body = parseJson(request, required)
+  // With the model, the body of a write to a set or an entity is checked name by name (body-names.ts).
+  const path = request.path
+  if (body !== undefined && model !== undefined && (path.kind === 'collection' || path.kind === 'entity')) checkBodyNames(model, request, path.set, body)
+  return body
+}
+
+function parseJson(request: ServiceRequest, required: boolean): JsonObject | undefined {
   const contentType = request.headers.get('content-type')
   const body = request.body
   if (body === undefined || body.length === 0) {

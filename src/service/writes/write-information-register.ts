@@ -52,7 +52,7 @@ const keyCondition = (set: EntitySetModel, values: readonly unknown[]) => join(s
 /** POST: writes a whole record; an existing record with the same key is replaced. */
 export function prepareRecordWrite(context: ServiceContext, request: ServiceRequest, set: EntitySetModel): WriteOperation {
   const format = jsonFormat(request)
-  const body = parseJsonBody(request, true)!
+  const body = parseJsonBody(request, true, context.model)!
   const values = readProperties(context.model, body, set.properties)
   const periodicity = periodicityOf(set)
   if (periodicity !== 'None') {
@@ -74,7 +74,7 @@ export function prepareRecordWrite(context: ServiceContext, request: ServiceRequ
 /** PATCH by key: merges the given non-key properties into the stored record. */
 export function prepareRecordUpdate(context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues): WriteOperation {
   const format = jsonFormat(request)
-  const body = parseJsonBody(request, true)!
+  const body = parseJsonBody(request, true, context.model)!
   const nonKey = set.properties.filter((p) => !set.key.includes(p))
   const values = readProperties(context.model, body, nonKey)
   const keyParameters = set.key.map((k) => key.get(k.name))

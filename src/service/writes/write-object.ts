@@ -126,7 +126,7 @@ export class CoalescedCreateConflict extends Error {}
 export function planCreate(context: ServiceContext, request: ServiceRequest, set: EntitySetModel): CreatePlan {
   const { model } = context
   const format = jsonFormat(request)
-  const body = parseJsonBody(request, true)!
+  const body = parseJsonBody(request, true, context.model)!
   let refKey: string
   if (body.Ref_Key !== undefined) {
     refKey = storedValue(set.propertyByName.get('Ref_Key')!, body.Ref_Key, 'Ref_Key') as string
@@ -193,7 +193,7 @@ export function prepareCreate(context: ServiceContext, request: ServiceRequest, 
 export function prepareUpdate(context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues, mode: 'merge' | 'replace'): WriteOperation {
   const { model } = context
   const format = jsonFormat(request)
-  const body = parseJsonBody(request, true)!
+  const body = parseJsonBody(request, true, context.model)!
   const refKey = String(key.get('Ref_Key'))
   const values = readProperties(model, body, objectWritable(set))
   const tableParts = readTableParts(model, set, body)

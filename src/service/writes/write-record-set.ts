@@ -47,7 +47,7 @@ function recorderDocumentSet(model: ServiceModel, recorderType: string): EntityS
 export function prepareRecordSetWrite(context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues | undefined): WriteOperation {
   const { model } = context
   const format = jsonFormat(request)
-  const body = parseJsonBody(request, true)!
+  const body = parseJsonBody(request, true, context.model)!
   const recordTypeSet = recordTypeSetOf(model, set)
   const recorderProperty = set.propertyByName.get('Recorder')!
   const recorderTypeProperty = set.propertyByName.get('Recorder_Type')!

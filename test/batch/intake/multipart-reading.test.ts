@@ -7,7 +7,6 @@
 
 import t from 'tap'
 import type { BatchDocument } from '../../../src/batch/intake/batch-document.js'
-import type { IntakeProgress } from '../../../src/batch/intake/batch-intake.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import { ODataError } from '../../../src/errors.js'

@@ -46,7 +46,9 @@ t.test('nesting depth 32: parentheses, calls, lambdas and prefix operators', asy
   t.doesNotThrow(() => filterWith(parentheses(32)))
   const error = errorOf(() => filterWith(parentheses(33)))
   t.same({ code: error.code, position: error.position }, { code: 'ExpressionTooComplex', position: 32 }, 'refused at the 33rd parenthesis')
-  t.match(error.message, /deeper than 32 levels/)
+  t.match(error.message, /nests 33 levels deep; at most 32/, 'the actual figure')
+  t.match(errorOf(() => filterWith(parentheses(45))).message, /nests 45 levels deep; at most 32/, 'the deepest point of the whole text')
+  t.match(errorOf(() => filterWith(parentheses(300))).message, /nests deeper than 32 levels/, 'past what is recounted without risk to the stack, no figure')
 
   const nots = (depth: number) => `${'not '.repeat(depth)}a`
   t.doesNotThrow(() => filterWith(nots(32)))
@@ -75,7 +77,8 @@ t.test('1,000 expression nodes', async (t) => {
   t.equal(statistics.nodes, 1000, 'exactly 1000 nodes')
   const error = errorOf(() => filterWith(`-${sum(499)}`))
   t.equal(error.code, 'ExpressionTooComplex', '1001 nodes')
-  t.match(error.message, /more than 1000 expression nodes/)
+  t.match(error.message, /has 1001 expression nodes; at most 1000/, 'the actual figure')
+  t.match(errorOf(() => filterWith(sum(600))).message, /has 1202 expression nodes; at most 1000/, 'the whole text is counted')
   t.equal(errorOf(() => filterWith(sum(5), { maxNodes: 11 })).code, 'ExpressionTooComplex', 'a profile may lower it')
 })
 
@@ -119,7 +122,8 @@ t.test('200 expansions in total, nested ones included', async (t) => {
   t.doesNotThrow(() => parseExpand(flat(200), { option: '$expand' }))
   const error = errorOf(() => parseExpand(flat(201), { option: '$expand' }))
   t.equal(error.code, 'ExpressionTooComplex')
-  t.match(error.message, /more than 200 expanded paths/)
+  t.match(error.message, /has 201 expanded paths; at most 200/, 'the actual figure')
+  t.match(errorOf(() => parseExpand(flat(250), { option: '$expand' })).message, /has 250 expanded paths/, 'the whole text is counted')
   const nested = `A($expand=${flat(100)}),B($expand=${flat(98)})`
   t.doesNotThrow(() => parseExpand(nested, { option: '$expand' }), '2 + 198 = 200')
   t.equal(errorOf(() => parseExpand(`${nested},C`, { option: '$expand' })).code, 'ExpressionTooComplex', '201 with nesting')
@@ -130,7 +134,9 @@ t.test('10 $apply steps, nested ones included', async (t) => {
   t.doesNotThrow(() => parseApply(steps(10), { option: '$apply' }))
   const error = errorOf(() => parseApply(steps(11), { option: '$apply' }))
   t.same({ code: error.code, target: error.target, position: error.position }, { code: 'ExpressionTooComplex', target: '$apply', position: 70 })
-  t.match(error.message, /more than 10 transformations/)
+  t.match(error.message, /has 11 transformations; at most 10/, 'the actual figure')
+  t.match(errorOf(() => parseApply(steps(14), { option: '$apply' })).message, /has 14 transformations; at most 10/, 'the whole text is counted')
+  t.match(errorOf(() => parseApply(`${steps(11)}/nonsense(`, { option: '$apply' })).message, /more than 10 transformations/, 'a text that does not parse past the limit has no figure')
   t.doesNotThrow(() => parseApply(`groupby((A),${steps(8)})/top(1)`, { option: '$apply' }), 'groupby + 8 + 1 = 10')
   t.equal(errorOf(() => parseApply(`groupby((A),${steps(9)})/top(1)`, { option: '$apply' })).code, 'ExpressionTooComplex')
 })

@@ -13,6 +13,7 @@ import { Keyword } from '../lexer/keyword.js'
 import { TokenKind } from '../lexer/token-kind.js'
 import { aggregateTrafo } from './aggregate-trafo.js'
 import { boolCommonExpr, commonExpr } from './common-expr.js'
+import { describeCount } from './count-remaining-items.js'
 import { nonNegativeInteger } from './expand.js'
 import { groupbyTrafo } from './groupby-trafo.js'
 import { orderbyItems } from './orderby.js'
@@ -41,7 +42,7 @@ function applyTrafo(state: ParseState): ApplyTransformationNode {
   const position = lexer.start
   const limit = state.limits.maxApplySteps
   if (++state.applySteps > limit) {
-    state.tooComplex(position, `$apply has more than ${limit} transformations; at most ${limit} are allowed`)
+    state.overLimit('maxApplySteps', position, (actual) => `$apply ${describeCount(actual, limit, 'transformations')}; at most ${limit} are allowed`)
   }
   if (lexer.kind !== TokenKind.Name) return state.expected('a transformation such as filter(…), groupby(…) or aggregate(…)')
   const name = lexer.tokenText()

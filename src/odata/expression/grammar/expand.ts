@@ -17,6 +17,7 @@ import { Keyword } from '../lexer/keyword.js'
 import { TokenKind } from '../lexer/token-kind.js'
 import { applyExpr } from './apply-expr.js'
 import { boolCommonExpr } from './common-expr.js'
+import { describeCount } from './count-remaining-items.js'
 import { nameSegments } from './member-expr.js'
 import { orderbyItems } from './orderby.js'
 import type { ParseState } from './parse-state.js'
@@ -56,7 +57,7 @@ function expandItem(state: ParseState): ExpandItemNode {
   const position = lexer.start
   const limit = state.limits.maxExpansions
   if (++state.expansions > limit) {
-    state.tooComplex(position, `$expand has more than ${limit} expanded paths; at most ${limit} are allowed`)
+    state.overLimit('maxExpansions', position, (actual) => `$expand ${describeCount(actual, limit, 'expanded paths')}; at most ${limit} are allowed`)
   }
   let path: MemberPathNode | StarNode
   let form: ExpandForm = 'entities'

@@ -2,16 +2,19 @@
 // the running figures they are checked against, and the lambda variables in scope. Grammar functions
 // (named after the ABNF rules) take it as their only argument.
 import type { ErrorCode } from '../../../errors.js'
-import { literalError, syntaxError, tooComplexError } from '../expression-error.js'
+import { literalError, RunningLimitError, syntaxError, tooComplexError, type RunningLimit } from '../expression-error.js'
 import type { ExpressionLimits } from '../expression-limits.js'
 import { Keyword, classifyKeyword } from '../lexer/keyword.js'
 import { Lexer, type LexerErrors } from '../lexer/lexer.js'
 import { TokenKind } from '../lexer/token-kind.js'
+import { describeCount } from './count-remaining-items.js'
 
 export class ParseState implements LexerErrors {
   readonly lexer: Lexer
   /** Nesting depth (decisions.md §8): open parentheses and brackets, prefix operators. */
   depth = 0
+  /** The greatest depth reached. */
+  deepest = 0
   /** AST nodes built so far. */
   nodes = 0
   /** Current `$expand` level (1 inside a top-level expand item). */
@@ -54,6 +57,11 @@ export class ParseState implements LexerErrors {
     throw tooComplexError(this.option, position, description)
   }
 
+  /** A running figure passed its limit: the parse stops here, and its caller counts the whole text's figure. */
+  overLimit(limit: RunningLimit, position: number, describe: (actual: number | undefined) => string): never {
+    throw new RunningLimitError(limit, describe, this.option, position)
+  }
+
   /** "expected X but found Y" at the current token. */
   expected(what: string): never {
     return this.syntaxError(this.lexer.start, `expected ${what} but found ${this.describeToken()}`)
@@ -70,8 +78,10 @@ export class ParseState implements LexerErrors {
 
   /** One level deeper, at `position`; every enter() is paired with a leave(). */
   enter(position: number): void {
-    if (++this.depth > this.limits.maxDepth) {
-      this.tooComplex(position, `it nests deeper than ${this.limits.maxDepth} levels; at most ${this.limits.maxDepth} are allowed`)
+    if (++this.depth > this.deepest) this.deepest = this.depth
+    if (this.depth > this.limits.maxDepth) {
+      const limit = this.limits.maxDepth
+      this.overLimit('maxDepth', position, (actual) => `it nests ${actual === undefined ? `deeper than ${limit}` : actual} levels${actual === undefined ? '' : ' deep'}; at most ${limit} are allowed`)
     }
   }
 
@@ -82,7 +92,8 @@ export class ParseState implements LexerErrors {
   /** Counts one node about to be built at `position`. */
   countNode(position: number): void {
     if (++this.nodes > this.limits.maxNodes) {
-      this.tooComplex(position, `it has more than ${this.limits.maxNodes} expression nodes; at most ${this.limits.maxNodes} are allowed`)
+      const limit = this.limits.maxNodes
+      this.overLimit('maxNodes', position, (actual) => `it ${describeCount(actual, limit, 'expression nodes')}; at most ${limit} are allowed`)
     }
   }
 

@@ -1,0 +1,101 @@
+// The process's environment, checked once at start against a JSON schema (ajv, as the configuration file
+// is), so that a mistyped variable stops the process with every problem named, not a late surprise:
+// `PORT: must be an integer from 0 to 65535 (got "80a")`. The service's settings among them
+// (MAX_BATCH_SIZE_MB, …) are checked by live-settings.ts with the configuration's own rules, the allowed
+// origins by the CORS policy, the address by database-url.ts; their problems are reported together.
+import { existsSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import AjvModule, { type ErrorObject } from 'ajv'
+import { CorsPolicy } from '../http/cors.js'
+import { ConfigurationError, type ConfigurationProblem } from '../model/configuration.js'
+import { settingsFromEnvironment } from '../service/live-settings.js'
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '../store/database-url.js'
+
+export interface ProcessEnvironment {
+  readonly port: number
+  readonly host: string
+  readonly databaseUrl: string
+  readonly configFile: string
+  readonly seedScale: number
+  readonly workers: number
+  readonly stopTimeoutSeconds: number
+  readonly metricsToken: string | undefined
+  readonly corsOrigins: string | undefined
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+/** Each variable: its schema (values arrive as text; numbers are coerced) and what it must be, in words. */
+const VARIABLES = {
+  PORT: { schema: { type: 'integer', minimum: 0, maximum: 65535 }, must: 'an integer from 0 to 65535' },
+  HOST: { schema: { type: 'string', pattern: '^[A-Za-z0-9.:\\-\\[\\]]{1,255}$' }, must: 'an interface address or host name (127.0.0.1, 0.0.0.0, ::)' },
+  SEED_SCALE: { schema: { type: 'number', minimum: 0, maximum: 100000 }, must: 'a number from 0 to 100000' },
+  LOG_LEVEL: { schema: { enum: LOG_LEVELS }, must: `one of ${LOG_LEVELS.join(', ')}` },
+  WORKERS: { schema: { type: 'integer', minimum: 1, maximum: 256 }, must: 'a number of processes from 1 to 256' },
+  STOP_TIMEOUT_SECONDS: { schema: { type: 'number', minimum: 0, maximum: 3600 }, must: 'a number of seconds from 0 to 3600' },
+  METRICS_TOKEN: { schema: { type: 'string', minLength: 16, pattern: '^[\\x21-\\x7e]+$' }, must: 'at least 16 visible ASCII characters, no spaces' },
+} as const
+
+type VariableName = keyof typeof VARIABLES
+
+type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null }
+let compiled: Validator | undefined
+
+function validator(): Validator {
+  if (compiled === undefined) {
+    const Ajv = AjvModule.default ?? AjvModule
+    const ajv = new Ajv({ allErrors: true, coerceTypes: true, strict: false })
+    const properties = Object.fromEntries(Object.entries(VARIABLES).map(([name, variable]) => [name, variable.schema]))
+    compiled = ajv.compile({ type: 'object', properties })
+  }
+  return compiled
+}
+
+/** Reads and checks the environment; throws ConfigurationError naming every variable that is wrong. */
+export function readEnvironment(environment: Readonly<Record<string, string | undefined>>): ProcessEnvironment {
+  const given: Record<string, string> = {}
+  for (const name of Object.keys(VARIABLES)) {
+    const value = environment[name]
+    if (value !== undefined && value !== '') given[name] = value.trim()
+  }
+  const values: Record<string, unknown> = { ...given }
+  const problems: ConfigurationProblem[] = []
+  const validate = validator()
+  if (!validate(values)) {
+    const named = new Set<string>()
+    for (const error of validate.errors ?? []) {
+      const name = error.instancePath.slice(1) as VariableName
+      if (named.has(name)) continue
+      named.add(name)
+      problems.push({ path: name, message: `must be ${VARIABLES[name].must} (got ${JSON.stringify(given[name])})` })
+    }
+  }
+  const databaseUrl = environment.DATABASE_URL || DEFAULT_DATABASE_URL
+  try {
+    parseDatabaseUrl(databaseUrl)
+  } catch (error) {
+    problems.push({ path: 'DATABASE_URL', message: (error as Error).message.replace(/^DATABASE_URL /, '') })
+  }
+  const configFile = environment.CONFIG || ['config/demo.json', 'config/demo.yaml', 'config/demo.yml'].find((file) => existsSync(file)) || 'config/demo.json'
+  if (!existsSync(configFile)) problems.push({ path: 'CONFIG', message: `names no file (${JSON.stringify(configFile)})` })
+  for (const check of [() => settingsFromEnvironment(environment), () => new CorsPolicy({}, environment.CORS_ORIGINS)]) {
+    try {
+      check()
+    } catch (error) {
+      if (!(error instanceof ConfigurationError)) throw error
+      problems.push(...error.problems)
+    }
+  }
+  if (problems.length > 0) throw new ConfigurationError('environment', problems)
+  return {
+    port: (values.PORT as number | undefined) ?? 8080,
+    host: (values.HOST as string | undefined) ?? '127.0.0.1',
+    databaseUrl,
+    configFile,
+    seedScale: (values.SEED_SCALE as number | undefined) ?? 1,
+    workers: (values.WORKERS as number | undefined) ?? availableParallelism(),
+    stopTimeoutSeconds: (values.STOP_TIMEOUT_SECONDS as number | undefined) ?? 25,
+    metricsToken: values.METRICS_TOKEN as string | undefined,
+    corsOrigins: environment.CORS_ORIGINS?.trim() || undefined,
+  }
+}

@@ -1,0 +1,74 @@
+// The checkpoint file: which rows of which input the service has answered for good (created, found
+// present, or refused), and which were sent without an answer yet. Lines are appended and written
+// before the loader goes on (a `kill -9` loses nothing written), so the same command resumes where
+// the acknowledged rows end; rows sent but unacknowledged are the uncertain ones, looked up before
+// they are sent again.
+//
+//   S <TAB> source <TAB> 101-150      sent
+//   A <TAB> source <TAB> 101-150      answered
+import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { RangeSet } from './range-set.js'
+
+interface SourceState {
+  readonly sent: RangeSet
+  readonly done: RangeSet
+}
+
+export class Checkpoint {
+  private readonly sources = new Map<string, SourceState>()
+  private readonly fd: number
+  /** Whether the file held rows when the load began (a resumed load). */
+  readonly resumed: boolean
+
+  constructor(readonly path: string) {
+    if (existsSync(path)) {
+      for (const line of readFileSync(path, 'utf8').split('\n')) {
+        const [kind, source, ranges] = line.split('\t')
+        // A line cut by a crash has no third field, or a range cut short: a cut range only loses the
+        // last rows' mark, and they are sent again as uncertain.
+        if ((kind !== 'S' && kind !== 'A') || source === undefined || ranges === undefined) continue
+        const state = this.state(source)
+        const rows = RangeSet.parse(ranges.replace(/[^0-9,-]/g, ''))
+        for (const [from, to] of rows.entries()) (kind === 'S' ? state.sent : state.done).add(from, to)
+      }
+    }
+    this.resumed = [...this.sources.values()].some((s) => s.sent.size > 0)
+    this.fd = openSync(path, 'a')
+  }
+
+  private state(source: string): SourceState {
+    let state = this.sources.get(source)
+    if (!state) this.sources.set(source, (state = { sent: new RangeSet(), done: new RangeSet() }))
+    return state
+  }
+
+  done(source: string, row: number): boolean {
+    return this.state(source).done.has(row)
+  }
+
+  /** Sent by an earlier run (or earlier in this one) and not answered: it may be in the service. */
+  uncertain(source: string, row: number): boolean {
+    const state = this.state(source)
+    return state.sent.has(row) && !state.done.has(row)
+  }
+
+  markSent(source: string, rows: readonly number[]): void {
+    this.write('S', source, rows, this.state(source).sent)
+  }
+
+  markDone(source: string, rows: readonly number[]): void {
+    this.write('A', source, rows, this.state(source).done)
+  }
+
+  private write(kind: string, source: string, rows: readonly number[], into: RangeSet): void {
+    if (rows.length === 0) return
+    const set = new RangeSet()
+    for (const row of rows) set.add(row)
+    for (const [from, to] of set.entries()) into.add(from, to)
+    writeSync(this.fd, `${kind}\t${source}\t${set.toString()}\n`)
+  }
+
+  close(): void {
+    closeSync(this.fd)
+  }
+}

@@ -1,0 +1,203 @@
+// A load from start to end: the service's metadata and limits, then each input in turn, its rows mapped
+// and gathered into change sets of as many rows as the limits take, up to `concurrency` change sets in
+// flight (the reader waits for a free one, so memory stays flat however large the input), each row's
+// outcome written to the checkpoint (and a refusal to the reject file) as it comes.
+import { basename } from 'node:path'
+import type { BatchFormat } from '../shared/batch-body.js'
+import { ServiceClient } from '../shared/service-client.js'
+import { BatchSender } from './batch-sender.js'
+import { deliverChangeSet, operationsPerRow, type DeliveryContext, type DeliveryTarget, type PendingRow, type RowOutcome } from './change-set-delivery.js'
+import { Checkpoint } from './checkpoint.js'
+import { formatOf, openInput, type Input, type InputRow } from './input-rows.js'
+import { joinedInput } from './joined-rows.js'
+import { createProgress, type LoadProgress } from './load-progress.js'
+import type { FilePlan } from './load-plan.js'
+import { ReferenceResolver } from './reference-resolver.js'
+import { RejectFile } from './reject-file.js'
+import { rowKey } from './row-key.js'
+import { RowError, RowMapper } from './row-mapper.js'
+import { readServiceMetadata } from './service-metadata.js'
+import { readBatchLimits, type BatchLimits } from './service-limits.js'
+
+export interface LoadOptions {
+  readonly root: string
+  readonly authorization?: string
+  readonly headers?: Readonly<Record<string, string>>
+  readonly files: readonly FilePlan[]
+  readonly format: BatchFormat
+  readonly concurrency: number
+  readonly checkpointPath: string
+  readonly rejectPath: string
+  readonly retryForSeconds: number
+  /** Most rows in one change set (below what the limits allow), for smaller sets. */
+  readonly maxRowsPerChangeSet?: number
+  readonly terminal: boolean
+}
+
+export interface LoadSummary {
+  rows: number
+  loaded: number
+  present: number
+  rejected: number
+  /** Rows the checkpoint had as answered by an earlier run: not sent again. */
+  resumed: number
+  seconds: number
+  rowsPerSecond: number
+  limits: BatchLimits
+  batches: number
+  throttled: number
+  unavailable: number
+  connectionFailures: number
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
+  const client = new ServiceClient({ root: options.root, authorization: options.authorization, headers: options.headers, connections: options.concurrency + 1 })
+  const checkpoint = new Checkpoint(options.checkpointPath)
+  const rejects = new RejectFile(options.rejectPath)
+  const progress = createProgress({ terminal: options.terminal })
+  const started = Date.now()
+  try {
+    const metadata = await readServiceMetadata(client)
+    const limits = await readBatchLimits(client)
+    const sender = new BatchSender(client, options.retryForSeconds)
+    const resolver = new ReferenceResolver(client)
+    const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0 }
+    for (const plan of options.files) {
+      resolver.forget()
+      await loadFile(plan, { client, checkpoint, rejects, progress, sender, resolver, limits, counts, options, metadata })
+    }
+    const seconds = (Date.now() - started) / 1000
+    return { ...counts, seconds, rowsPerSecond: (counts.loaded + counts.present + counts.rejected) / seconds, limits, ...sender.statistics }
+  } finally {
+    progress.stop()
+    checkpoint.close()
+    rejects.close()
+    await client.close()
+  }
+}
+
+interface LoadState {
+  readonly client: ServiceClient
+  readonly checkpoint: Checkpoint
+  readonly rejects: RejectFile
+  readonly progress: LoadProgress
+  readonly sender: BatchSender
+  readonly resolver: ReferenceResolver
+  readonly limits: BatchLimits
+  readonly counts: { rows: number; loaded: number; present: number; rejected: number; resumed: number }
+  readonly options: LoadOptions
+  readonly metadata: Awaited<ReturnType<typeof readServiceMetadata>>
+}
+
+/** The name rows of this input are known by in the checkpoint and in their keys. */
+function sourceName(plan: FilePlan): string {
+  const name = plan.path === '-' ? 'stdin' : basename(plan.path)
+  return `${plan.set}:${name}${plan.lines ? `+${basename(plan.lines)}` : ''}`
+}
+
+async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
+  const { checkpoint, rejects, counts, options } = state
+  const shape = state.metadata.sets.get(plan.set)
+  if (!shape) throw new Error(`the service has no entity set ${plan.set}`)
+  const keyed = shape.key.length === 1 && shape.key[0] === 'Ref_Key'
+  if (plan.post && !plan.set.startsWith('Document_')) throw new Error(`--post: ${plan.set} is not a document set`)
+  const target: DeliveryTarget = { set: plan.set, keyed, post: plan.post, format: options.format }
+  const source = sourceName(plan)
+  let input: Input & { orphans?(): InputRow[] }
+  if (plan.lines) {
+    if (!plan.join) throw new Error(`${plan.path}: a lines file needs the column that joins it to the headers ("join", --join)`)
+    const tablePart = plan.tablePart ?? [...shape.tableParts.keys()][0]
+    if (!tablePart || !shape.tableParts.has(tablePart)) throw new Error(`${plan.set} has no table part ${tablePart ?? ''}`)
+    input = joinedInput(openInput(plan.path, 'csv'), openInput(plan.lines, 'csv'), plan.join, tablePart)
+  } else {
+    input = openInput(plan.path, formatOf(plan.path, plan.format))
+  }
+  const mapper = new RowMapper(shape, { columns: plan.columns, constants: plan.constants }, state.resolver)
+  const file = plan.path === '-' ? 'stdin' : basename(plan.path)
+  // The share done: the input up to the furthest row with its outcome (the reader runs ahead of it).
+  let doneOffset = 0
+  const report = () =>
+    state.progress.update({ file, rows: counts.rows, loaded: counts.loaded, present: counts.present, rejected: counts.rejected, resumed: counts.resumed, fraction: input.size ? Math.min(1, doneOffset / input.size) : undefined })
+
+  const reject = (row: number, record: unknown, status: number, code: string, message: string) => {
+    rejects.write({ source, row, record, status, code, message })
+    counts.rejected++
+  }
+  const context: DeliveryContext = {
+    client: state.client,
+    sender: state.sender,
+    limits: state.limits,
+    sending: (rows) => checkpoint.markSent(source, rows.map((r) => r.row)),
+    settled: (rows: readonly PendingRow[], outcome: RowOutcome) => {
+      for (const row of rows) {
+        doneOffset = Math.max(doneOffset, row.offset)
+        if (outcome.kind === 'rejected') reject(row.row, row.record, outcome.status, outcome.code, outcome.message)
+        else counts[outcome.kind]++
+      }
+      // After the reject file: a crash between the two writes repeats a rejection, never loses one.
+      checkpoint.markDone(source, rows.map((r) => r.row))
+      report()
+    },
+  }
+
+  // Change sets in flight: the reader waits for a free place before it reads on.
+  const inFlight = new Set<Promise<void>>()
+  let failure: unknown
+  const dispatch = async (rows: PendingRow[]) => {
+    while (inFlight.size >= options.concurrency) await Promise.race(inFlight)
+    if (failure) throw failure
+    const delivery = deliverChangeSet(context, target, rows).catch((error: unknown) => {
+      failure ??= error
+    })
+    const tracked = delivery.finally(() => inFlight.delete(tracked))
+    inFlight.add(tracked)
+  }
+
+  const rowsPerSet = () => Math.max(1, Math.min(options.maxRowsPerChangeSet ?? Infinity, Math.floor(state.limits.maxOperations / operationsPerRow(target))))
+  // A change set's body stays well under the size limit (413 halves it otherwise).
+  const bytesPerSet = state.limits.maxBytes * 0.8
+  let pending: PendingRow[] = []
+  let pendingBytes = 0
+  for await (const { row, record, offset, unreadable } of input.rows()) {
+    counts.rows++
+    if (checkpoint.done(source, row)) {
+      doneOffset = Math.max(doneOffset, offset)
+      counts.resumed++
+      continue
+    }
+    if (unreadable) {
+      doneOffset = Math.max(doneOffset, offset)
+      reject(row, record, 0, 'UnreadableRow', unreadable)
+      checkpoint.markDone(source, [row])
+      continue
+    }
+    let body: Record<string, unknown>
+    try {
+      body = await mapper.map(record)
+    } catch (error) {
+      if (!(error instanceof RowError)) throw error
+      doneOffset = Math.max(doneOffset, offset)
+      reject(row, record, 0, error.code, error.message)
+      checkpoint.markDone(source, [row])
+      continue
+    }
+    if (keyed && body.Ref_Key === undefined) body.Ref_Key = rowKey(source, row)
+    const size = JSON.stringify(body).length + 300
+    if (pending.length > 0 && (pending.length >= rowsPerSet() || pendingBytes + size > bytesPerSet)) {
+      await dispatch(pending)
+      pending = []
+      pendingBytes = 0
+    }
+    pending.push({ row, record, body, offset, uncertain: checkpoint.uncertain(source, row) })
+    pendingBytes += size
+  }
+  if (pending.length > 0) await dispatch(pending)
+  await Promise.all(inFlight)
+  if (failure) throw failure
+  if (input.size) doneOffset = input.size
+  for (const orphan of input.orphans?.() ?? []) {
+    // Orphan lines have no row of their own in the checkpoint: they are reported once, when the file is done.
+    reject(orphan.row, orphan.record, 0, 'OrphanLine', `no header row has ${plan.join} = ${String(orphan.record[plan.join!] ?? '')} at this place (lines must follow the order of the headers)`)
+  }
+  report()
+}

@@ -1,0 +1,57 @@
+// The operations' answers in a $batch response, JSON (`{"responses": […]}`) or multipart (an
+// application/http part per operation, Content-ID echoed; a failed change set answered by one part in
+// its place, service.md §4.4 rule 3). Only what a client acts on: id, status, headers, body.
+export interface OperationAnswer {
+  readonly id: string | undefined
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  /** The parsed JSON body, when there is one. */
+  readonly body: any
+}
+
+export function readBatchAnswer(contentType: string, body: Buffer): OperationAnswer[] {
+  if (contentType.startsWith('application/json')) {
+    const parsed = JSON.parse(body.toString('utf8')) as { responses?: { id?: string; status: number; headers?: Record<string, string>; body?: unknown }[] }
+    return (parsed.responses ?? []).map((r) => ({ id: r.id, status: r.status, headers: lowerCase(r.headers ?? {}), body: r.body }))
+  }
+  return readMultipart(body.toString('utf8'))
+}
+
+function lowerCase(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value
+  return out
+}
+
+/** Every application/http part, nested change sets included, in order. */
+function readMultipart(text: string): OperationAnswer[] {
+  const answers: OperationAnswer[] = []
+  const partHead = /Content-Type: application\/http\r?\n((?:[^\r\n]+\r?\n)*?)\r?\nHTTP\/1\.1 (\d{3})[^\r\n]*\r?\n((?:[^\r\n]+\r?\n)*?)\r?\n/gi
+  let match: RegExpExecArray | null
+  while ((match = partHead.exec(text)) !== null) {
+    const partHeaders = headerLines(match[1]!)
+    const headers = headerLines(match[3]!)
+    const start = partHead.lastIndex
+    const end = text.indexOf('\r\n--', start)
+    const raw = text.slice(start, end < 0 ? text.length : end).trim()
+    let parsed: unknown
+    if (raw !== '') {
+      try {
+        parsed = JSON.parse(raw)
+      } catch {
+        parsed = raw
+      }
+    }
+    answers.push({ id: partHeaders['content-id'], status: Number(match[2]), headers, body: parsed })
+  }
+  return answers
+}
+
+function headerLines(block: string): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (const line of block.split(/\r?\n/)) {
+    const colon = line.indexOf(':')
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+  }
+  return headers
+}

@@ -1,0 +1,8 @@
+// How an implementation runs a small query of its own while it builds a call's SQL (the first and last
+// month of the totals, the accounts an AccountCondition selects): the caller hands one in, so that
+// src/virtual reads the store without knowing the service's query pipeline. Rows are arrays in the order
+// of the SELECT list.
+export type SqlRunner = (query: {
+  readonly sql: string
+  readonly parameters: readonly unknown[]
+}) => Promise<readonly (readonly unknown[])[]>

@@ -1,0 +1,28 @@
+// The command line as a user runs it (`node build/src/cli.js …`), as a child process: its output, its
+// exit code, and the process itself for tests that kill it.
+import { spawn, type ChildProcess } from 'node:child_process'
+
+export interface CliRun {
+  readonly child: ChildProcess
+  /** Resolves when the process ends. */
+  readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>
+}
+
+export function runCli(args: readonly string[], env: Record<string, string> = {}): CliRun {
+  const child = spawn(process.execPath, ['build/src/cli.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  )
+  return { child, done }
+}
+
+/** The JSON line `{"event": "summary", …}` a tool printed last on stdout. */
+export function summaryOf(stdout: string): any {
+  const line = stdout.split('\n').reverse().find((l) => l.startsWith('{"event":"summary"'))
+  if (!line) throw new Error(`no summary line in:\n${stdout}`)
+  return JSON.parse(line)
+}

@@ -1,0 +1,68 @@
+// The loader's exactly-once promise across crashes, against the real service (a process of its own) and
+// MariaDB: `kill -9` of the loader mid-load and the same command again, and `kill -9` of the service
+// mid-load and the service started again while the loader waits; each row exactly once afterwards, read
+// back from the database, and the totals equal to a recomputation.
+import { join } from 'node:path'
+import t from 'tap'
+import { createTestDatabase } from '../support/test-database.js'
+import { startServiceProcess } from '../support/service-process.js'
+import { runCli, summaryOf } from '../support/run-cli.js'
+import { count, dir, exactlyOnce, exitedCleanly, loadCatalogs, receiptsFile, untilAcknowledged } from '../support/load-fixtures.js'
+
+t.test('kill -9 of the loader mid-load, then the same command: each row exactly once', async (t) => {
+  const database = await createTestDatabase('tools_load_kill_loader')
+  const service = await startServiceProcess(database.address)
+  t.teardown(async () => {
+    await service.kill()
+    await database.drop()
+  })
+  await loadCatalogs(service.root)
+  const n = 500
+  const input = receiptsFile('kill-loader.ndjson', n, 3)
+  const checkpoint = join(dir, 'kill-loader.checkpoint')
+  const args = ['load', input, '--set', 'Document_GoodsReceipt', '--post', '--url', service.root, '--token', 'bench-token', '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint, '--format', 'multipart']
+  const first = runCli(args)
+  await untilAcknowledged(checkpoint, 8, first.done)
+  first.child.kill('SIGKILL')
+  const killed = await first.done
+  t.equal(killed.signal, 'SIGKILL')
+  const partial = await count(database.pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt')
+  t.ok(partial > 0 && partial < n, `killed mid-load (${partial} of ${n} documents in)`)
+
+  const second = await runCli(args).done
+  exitedCleanly(t, second)
+  const summary = summaryOf(second.stdout)
+  t.ok(summary.resumed >= 80, `resumed past the acknowledged rows (${summary.resumed})`)
+  t.equal(summary.resumed + summary.loaded + summary.present, n, 'every row has one outcome')
+  t.equal(summary.rejected, 0)
+  await exactlyOnce(t, database.pool, n, 3)
+})
+
+t.test('kill -9 of the service mid-load, started again: the loader waits, resumes, each row exactly once', async (t) => {
+  const database = await createTestDatabase('tools_load_kill_service')
+  let service = await startServiceProcess(database.address)
+  t.teardown(async () => {
+    await service.kill()
+    await database.drop()
+  })
+  await loadCatalogs(service.root)
+  const n = 500
+  const input = receiptsFile('kill-service.ndjson', n, 3)
+  const checkpoint = join(dir, 'kill-service.checkpoint')
+  const load = runCli(['load', input, '--set', 'Document_GoodsReceipt', '--post', '--url', service.root, '--token', 'bench-token', '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint, '--retry-for', '60'])
+  await untilAcknowledged(checkpoint, 8, load.done)
+  const port = service.port
+  await service.kill()
+  const partial = await count(database.pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt')
+  t.ok(partial > 0 && partial < n, `killed mid-load (${partial} of ${n} documents in)`)
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  service = await startServiceProcess(database.address, { port })
+  const finished = await load.done
+  exitedCleanly(t, finished)
+  const summary = summaryOf(finished.stdout)
+  t.ok(summary.connectionFailures > 0, `the loader met the stopped service (${summary.connectionFailures} failed connections)`)
+  t.equal(summary.loaded + summary.present, n, 'every row has one outcome')
+  t.equal(summary.rejected, 0)
+  await exactlyOnce(t, database.pool, n, 3)
+})
+
