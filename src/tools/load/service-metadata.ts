@@ -1,8 +1,8 @@
 // What the loader needs to know of the target sets, read from the service's `$metadata` (CSDL XML):
 // property types (CSV gives text; the service wants numbers and booleans as JSON), the key, the
 // references (a single-valued navigation with a referential constraint: `Warehouse` → `Warehouse_Key`
-// into Catalog_Warehouses) and the table parts (collection-valued navigations, written whole inside
-// the owner). Read with regular expressions: the document is the service's own, flat and regular.
+// into Catalog_Warehouses) and the table parts (collection-valued properties, or navigations in older services, written
+// whole inside the owner). Read with regular expressions: the document is the service's own, flat and regular.
 import type { ServiceClient } from '../shared/service-client.js'
 
 export interface ReferenceShape {
@@ -45,6 +45,8 @@ export function parseMetadata(xml: string): ServiceMetadata {
   interface RawType {
     key: string[]
     properties: Map<string, string>
+    /** Collection-valued properties: table parts (their rows are written inside the owner). */
+    collections: Map<string, string>
     navigations: { name: string; type: string; collection: boolean; keyProperty?: string }[]
   }
   const types = new Map<string, RawType>()
@@ -52,9 +54,12 @@ export function parseMetadata(xml: string): ServiceMetadata {
   let match: RegExpExecArray | null
   while ((match = typeBlock.exec(xml)) !== null) {
     const body = match[2]!
-    const raw: RawType = { key: [], properties: new Map(), navigations: [] }
+    const raw: RawType = { key: [], properties: new Map(), collections: new Map(), navigations: [] }
     for (const ref of body.matchAll(/<PropertyRef [^>]*\/>/g)) raw.key.push(attribute(ref[0], 'Name')!)
-    for (const property of body.matchAll(/<Property [^>]*\/?>/g)) raw.properties.set(attribute(property[0], 'Name')!, attribute(property[0], 'Type')!)
+    for (const property of body.matchAll(/<Property [^>]*\/?>/g)) {
+      const type = attribute(property[0], 'Type')!
+      ;(type.startsWith('Collection(') ? raw.collections : raw.properties).set(attribute(property[0], 'Name')!, type)
+    }
     for (const nav of body.matchAll(/<NavigationProperty ([^>]*?)(\/>|>([\s\S]*?)<\/NavigationProperty>)/g)) {
       const type = attribute(` ${nav[1]}`, 'Type')!
       const constraint = nav[3] ? /<ReferentialConstraint[^>]*?\sProperty="([^"]+)"/.exec(nav[3])?.[1] : undefined
@@ -74,6 +79,11 @@ export function parseMetadata(xml: string): ServiceMetadata {
     const tableParts = new Map<string, EntityShape>()
     const shape: EntityShape = { name: typeName, key: raw.key, properties: raw.properties, references, tableParts }
     shapes.set(typeName, shape)
+    // A table part is a collection property of the owner (decisions.md §2) whose rows are also readable as
+    // their own set, named after the owner and the part; older services declare it as a collection navigation.
+    for (const name of raw.collections.keys()) {
+      if (types.has(`${typeName}_${name}`)) tableParts.set(name, shapeOf(`${typeName}_${name}`))
+    }
     for (const nav of raw.navigations) {
       if (nav.collection) {
         // A table part's rows have their own set, named after the owner and the part.
