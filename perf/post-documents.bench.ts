@@ -65,7 +65,7 @@ function makeDocument(): BenchDocument {
 
 // ---- the service, through HTTP ----------------------------------------------------------------------
 
-const authorization = `Basic ${Buffer.from('demo:demo').toString('base64')}`
+const authorization = `Basic ${Buffer.from('bench:bench').toString('base64')}`
 function httpRequest(method: string, path: string, body?: string): Buffer {
   const head = `${method} /odata/standard.odata/v4/${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${authorization}\r\nAccept: application/json\r\n`
   if (body === undefined) return Buffer.from(`${head}Content-Length: 0\r\n\r\n`)

@@ -29,7 +29,7 @@ const DATABASE_URL = process.env.VIRTUAL_BENCH_DATABASE_URL || 'mysql://root@127
 const SCALE = Number(process.env.VIRTUAL_BENCH_SCALE ?? 1000)
 const PORT = 18131
 const ROOT = '/odata/standard.odata/v4/'
-const AUTHORIZATION = `Basic ${Buffer.from('demo:demo').toString('base64')}`
+const AUTHORIZATION = `Basic ${Buffer.from('bench:bench').toString('base64')}`
 const STOCK = 'AccumulationRegister_Stock'
 const MILLION = Number(process.env.VIRTUAL_BENCH_GROUPS ?? 1_000_000)
 

@@ -46,11 +46,13 @@ async function create(items: readonly Item[], root: string): Promise<Created[]> 
   })
   const connection = await pool.getConnection()
   try {
-    await connection.beginTransaction()
+    // The statements the service runs for a change set or a single create (src/store/transaction.ts).
+    await connection.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
+    await connection.query('START TRANSACTION')
     await connection.query(INSERT, [rows])
-    await connection.commit()
+    await connection.query('COMMIT')
   } catch (error) {
-    await connection.rollback()
+    await connection.query('ROLLBACK')
     throw error
   } finally {
     connection.release()
