@@ -47,13 +47,13 @@ export function shouldLog(level: ResolvedSettings['logLevel'], method: string, s
 const COLUMN_NAMES = ['at', 'subject', 'profile', 'method', 'url', 'status', 'duration_ms', 'operations', 'content_id', 'error_code', 'Пакет']
 const INSERT = sql`INSERT INTO \`request_log\` (${idList(COLUMN_NAMES)}) VALUES `
 
-function row(entry: RequestLogEntry, secrets: readonly string[]): unknown[] {
+function row(entry: RequestLogEntry, secrets: readonly string[], redact = (url: string) => redactUrl(url, secrets)): unknown[] {
   return [
     entry.at,
     entry.subject,
     entry.profile,
     entry.method,
-    redactUrl(entry.url, secrets),
+    redact(entry.url),
     entry.status,
     Math.round(entry.durationMs),
     entry.operations ?? null,
@@ -101,6 +101,14 @@ export class RequestLog {
   /** A batch's entries, written now; throws when they cannot be written. */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
-    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, this.secrets)), COLUMN_NAMES.length)}`)
+    // A batch's operations mostly share a few URLs: each is redacted once.
+    const redacted = new Map<string, string>()
+    const secrets = this.secrets
+    const redact = (url: string) => {
+      let text = redacted.get(url)
+      if (text === undefined) redacted.set(url, (text = redactUrl(url, secrets)))
+      return text
+    }
+    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, secrets, redact)), COLUMN_NAMES.length)}`)
   }
 }

@@ -36,6 +36,11 @@ export function parseJsonBody(request: ServiceRequest, required: boolean): JsonO
   if (contentType !== undefined && !/^\s*application\/json\s*(;|$)/i.test(contentType)) {
     throw new ODataError('UnsupportedMediaType', `The body must be application/json, not ${contentType.slice(0, 100)}`)
   }
+  if (request.json !== undefined) {
+    // Parsed by the batch intake from UTF-8 JSON text: `body` is its JSON text, and would parse to it.
+    if (!isJsonObject(request.json)) throw new ODataError('InvalidBody', 'The body must be a JSON object')
+    return request.json
+  }
   // A UTF-8 byte order mark is allowed before JSON text (RFC 8259 §8.1 lets parsers ignore it).
   const start = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
   // JSON text is UTF-8 (RFC 8259 §8.1): bytes that are not would be decoded as U+FFFD and stored so.
