@@ -72,3 +72,17 @@ t.test('an entity writer kept per property list writes what a new one writes', a
   }
   t.not(entityWriterFor(products.properties, { ieee754Compatible: true }), entityWriterFor(products.properties, { ieee754Compatible: false }), 'one per format')
 })
+
+t.test('a body handed over parsed is not turned back into text to be read', async (t) => {
+  let reads = 0
+  const value = { Description: 'x' }
+  const given = {
+    ...request(undefined, value, 'application/json'),
+    get body() {
+      reads++
+      return Buffer.from(JSON.stringify(value))
+    },
+  }
+  t.same(parseJsonBody(given, true), value, 'the value')
+  t.equal(reads, 0, 'body never read')
+})

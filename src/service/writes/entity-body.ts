@@ -28,6 +28,15 @@ function isJsonObject(value: unknown): value is JsonObject {
  */
 export function parseJsonBody(request: ServiceRequest, required: boolean): JsonObject | undefined {
   const contentType = request.headers.get('content-type')
+  if (request.json !== undefined) {
+    // Parsed by the batch intake from UTF-8 JSON text, never empty: `body` would be its JSON text and
+    // parse to it, so it is not made (reading `body` makes it).
+    if (contentType !== undefined && !/^\s*application\/json\s*(;|$)/i.test(contentType)) {
+      throw new ODataError('UnsupportedMediaType', `The body must be application/json, not ${contentType.slice(0, 100)}`)
+    }
+    if (!isJsonObject(request.json)) throw new ODataError('InvalidBody', 'The body must be a JSON object')
+    return request.json
+  }
   const body = request.body
   if (body === undefined || body.length === 0) {
     if (required) throw new ODataError('InvalidBody', 'The request needs a JSON object as its body')
@@ -35,11 +44,6 @@ export function parseJsonBody(request: ServiceRequest, required: boolean): JsonO
   }
   if (contentType !== undefined && !/^\s*application\/json\s*(;|$)/i.test(contentType)) {
     throw new ODataError('UnsupportedMediaType', `The body must be application/json, not ${contentType.slice(0, 100)}`)
-  }
-  if (request.json !== undefined) {
-    // Parsed by the batch intake from UTF-8 JSON text: `body` is its JSON text, and would parse to it.
-    if (!isJsonObject(request.json)) throw new ODataError('InvalidBody', 'The body must be a JSON object')
-    return request.json
   }
   // A UTF-8 byte order mark is allowed before JSON text (RFC 8259 §8.1 lets parsers ignore it).
   const start = body.length >= 3 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf ? 3 : 0
