@@ -1,6 +1,8 @@
 // The service as the benchmarks run it, in a child process of its own: the demo configuration, whose
 // `bench` subject (token `bench-token`) has a profile without rate rules, so a benchmark measures the
 // pipeline rather than the demo's 6,000-operations-a-minute rule.
+// Over IPC it answers 'cpu' with its process.cpuUsage() (the service's CPU time per operation) and exits
+// on 'exit', so that a `--cpu-prof` run (BENCH_CPU_PROF, perf/support/server-process.ts) writes its profile.
 // Usage: node build/perf/support/bench-server.js PORT
 import { buildModel } from '../../src/model/build-model.js'
 import { loadConfigurationFile } from '../../src/model/configuration.js'
@@ -12,4 +14,8 @@ import { benchAddress } from './bench-database.js'
 const port = Number(process.argv[2])
 const model = buildModel(loadConfigurationFile('config/demo.json'))
 await startServer(createServiceContext(model, createPool(benchAddress())), { host: '127.0.0.1', port })
+process.on('message', (message) => {
+  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() })
+  if (message === 'exit') process.exit(0)
+})
 process.send?.('ready')

@@ -1,7 +1,7 @@
 // The two servers the GET-by-key benchmark compares, each run in a child process of its own:
 //   service  the project's whole pipeline (mount, auth, path resolution, handler, JSON writer);
 //   bare     a bare uWS handler that runs the same mysql2 query and answers the same bytes.
-// Usage: node build/perf/support/key-read-servers.js service|bare PORT
+// Usage: node build/perf/support/key-read-servers.js service|bare PORT   (over IPC: 'cpu' → process.cpuUsage(), 'exit')
 import * as uws from '../../src/http/uws.js'
 import { startServer } from '../../src/http/server.js'
 import { loadModel } from '../../src/model/load-model.js'
@@ -43,4 +43,8 @@ if (mode === 'service') {
   })
   app.listen('127.0.0.1', port, () => undefined)
 }
+process.on('message', (message) => {
+  if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() })
+  if (message === 'exit') process.exit(0)
+})
 process.send?.('ready')

@@ -58,13 +58,13 @@ function fitUrl(url: string): string {
   return `${url.slice(0, Math.floor(MAX_URL_BYTES / 3) - 1)}…`
 }
 
-function row(entry: RequestLogEntry, secrets: readonly string[]): unknown[] {
+function row(entry: RequestLogEntry, secrets: readonly string[], redact = (url: string) => redactUrl(url, secrets)): unknown[] {
   return [
     entry.at,
     entry.subject,
     entry.profile,
     entry.method,
-    fitUrl(redactUrl(entry.url, secrets)),
+    fitUrl(redact(entry.url)),
     entry.status,
     Math.round(entry.durationMs),
     entry.operations ?? null,
@@ -113,7 +113,15 @@ export class RequestLog {
   /** A batch's entries, written now; throws when they cannot be written. */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
-    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, this.secrets)), COLUMN_NAMES.length)}`).catch((error: unknown) => {
+    // A batch's operations mostly share a few URLs: each is redacted once.
+    const redacted = new Map<string, string>()
+    const secrets = this.secrets
+    const redact = (url: string) => {
+      let text = redacted.get(url)
+      if (text === undefined) redacted.set(url, (text = redactUrl(url, secrets)))
+      return text
+    }
+    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, secrets, redact)), COLUMN_NAMES.length)}`).catch((error: unknown) => {
       requestLogFailuresTotal.inc()
       throw error
     })

@@ -23,6 +23,17 @@ export function createEntityWriter(properties: readonly PropertyModel[], options
   }
 }
 
+/** Writers made once per property list and format, for answers written entity by entity (a batch's creates). */
+const writers = new WeakMap<readonly PropertyModel[], [EntityWriter | undefined, EntityWriter | undefined]>()
+
+/** The same writer as `createEntityWriter`, made once per property list and `IEEE754Compatible` and kept. */
+export function entityWriterFor(properties: readonly PropertyModel[], options: JsonFormatOptions): EntityWriter {
+  let pair = writers.get(properties)
+  if (!pair) writers.set(properties, (pair = [undefined, undefined]))
+  const index = options.ieee754Compatible ? 1 : 0
+  return (pair[index] ??= createEntityWriter(properties, { ieee754Compatible: options.ieee754Compatible }))
+}
+
 /** The canonical key predicate of an entity (`(4f…)`, `(Ref_Key=…,LineNumber=1)`), for Location and @odata.id. */
 export function canonicalKey(set: EntitySetModel, valueOf: (property: PropertyModel) => unknown): string {
   const literal = (property: PropertyModel) => {

@@ -13,6 +13,11 @@ export interface ServiceRequest {
   /** Header names in lower case. */
   readonly headers: ReadonlyMap<string, string>
   readonly body: Buffer | undefined
+  /**
+   * The body already parsed, when it arrived as a JSON value (an operation of a JSON `$batch`): the same
+   * value `body` parses to, so that a handler need not parse again what the intake parsed.
+   */
+  readonly json?: unknown
   readonly subject: SubjectModel
   readonly flavour: Flavour
   /** The absolute service root as the client addressed it, without any token (`http://host/api/v4/`). */

@@ -15,7 +15,7 @@ import type { ResponseSink } from '../../respond/response-sink.js'
 import type { ServiceRequest } from '../../service/service-request.js'
 import type { Flavour } from '../../model/flavour.js'
 import type { JsonValue } from '../intake/index.js'
-import { operationJsonBody, type BatchPlan, type PlannedOperation, type PlanStep } from '../plan/plan-batch.js'
+import { bodyReferences, mayBind, operationJsonBody, type BatchPlan, type PlannedOperation, type PlanStep } from '../plan/plan-batch.js'
 import { CollectingSink, errorResponse, type CollectedResponse } from './collecting-sink.js'
 import { isDeadlock } from '../../store/transaction.js'
 import type { WriteResult } from '../../service/writes/write-result.js'
@@ -110,23 +110,22 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
     // The batch's login holds (decisions.md §7): an operation's own credentials are ignored.
     headers.delete('authorization')
     const query = parseQueryOptions(target.query)
-    let body: Buffer | undefined
-    if (operation.body) {
-      const json = operationJsonBody(operation)
-      const hasReferences = json !== undefined && JSON.stringify(json).includes('@odata.bind')
-      if (hasReferences) body = Buffer.from(JSON.stringify(substituteBindings(json!, locations)))
-      else body = operation.body.kind === 'bytes' ? operation.body.bytes : Buffer.from(JSON.stringify(operation.body.value))
-    }
+    const common = { method: operation.method, path: resolveResourcePath(execution.model, rest), query, headers, subject: execution.subject, flavour: execution.flavour, serviceRoot: execution.serviceRoot, linkRoot: execution.linkRoot }
+    const source = operation.body
+    if (!source) return { ...common, body: undefined }
+    const json = mayBind(source) ? operationJsonBody(operation) : undefined
+    if (json !== undefined && bodyReferences(json).length > 0) return { ...common, body: Buffer.from(JSON.stringify(substituteBindings(json, locations))) }
+    if (source.kind === 'bytes') return { ...common, body: source.bytes }
+    // A JSON batch's body is a parsed value already: the handler takes it as it is (`json`); its text is
+    // made only when something reads `body` (a repeatable request's fingerprint).
+    const value = source.value
+    let text: Buffer | undefined
     return {
-      method: operation.method,
-      path: resolveResourcePath(execution.model, rest),
-      query,
-      headers,
-      body,
-      subject: execution.subject,
-      flavour: execution.flavour,
-      serviceRoot: execution.serviceRoot,
-      linkRoot: execution.linkRoot,
+      ...common,
+      json: value,
+      get body() {
+        return (text ??= Buffer.from(JSON.stringify(value)))
+      },
     }
   }
 

@@ -54,6 +54,15 @@ export function bodyReferences(value: JsonValue | undefined, found: string[] = [
   return found
 }
 
+/**
+ * Whether a body can hold an `…@odata.bind` member at all. Bytes without that text, and without a `\u`
+ * escape that could spell it, cannot: they need no parse to look for `$<id>` references.
+ */
+export function mayBind(body: NonNullable<BatchOperation['body']>): boolean {
+  if (body.kind === 'json') return true
+  return body.bytes.includes('odata.bind') || body.bytes.includes('\\u')
+}
+
 /** The parsed JSON body of an operation, or undefined when it has none or it does not parse (the handler reports that). */
 export function operationJsonBody(operation: BatchOperation): JsonValue | undefined {
   const body = operation.body
@@ -105,7 +114,7 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
     let error: ODataError | undefined
     try {
       target = resolveOperationUrl(operation.url, context)
-      const references = bodyReferences(operationJsonBody(operation))
+      const references = operation.body && mayBind(operation.body) ? bodyReferences(operationJsonBody(operation)) : []
       if (target.kind === 'reference') references.unshift(target.id)
       for (const id of references) {
         if (!scope.has(id)) {

@@ -44,8 +44,9 @@ export class JsonBatchWriter implements BatchResultWriter {
   }
 
   changeSet(step: Extract<PlanStep, { kind: 'changeSet' }>, outcomes: readonly OperationOutcome[], failed: OperationOutcome | undefined): void {
-    for (const planned of step.operations) {
-      const outcome = outcomes.find((o) => o.planned === planned)
+    step.operations.forEach((planned, i) => {
+      // Outcomes come in the order of the operations; the search is for anything else.
+      const outcome = outcomes[i]?.planned === planned ? outcomes[i] : outcomes.find((o) => o.planned === planned)
       if (!failed) {
         this.emit(item(planned, outcome!.response))
       } else if (failed.planned === planned) {
@@ -54,7 +55,7 @@ export class JsonBatchWriter implements BatchResultWriter {
         const reason = new ODataError('FailedDependency', `Not applied: operation ${failed.planned.operation.id ?? failed.planned.operation.index + 1} of the same atomicity group failed`)
         this.emit(item(planned, errorResponse(reason)))
       }
-    }
+    })
   }
 
   finish(): void {

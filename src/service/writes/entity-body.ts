@@ -38,6 +38,15 @@ export function parseJsonBody(request: ServiceRequest, required: boolean, model?
 
 function parseJson(request: ServiceRequest, required: boolean): JsonObject | undefined {
   const contentType = request.headers.get('content-type')
+  if (request.json !== undefined) {
+    // Parsed by the batch intake from UTF-8 JSON text, never empty: `body` would be its JSON text and
+    // parse to it, so it is not made (reading `body` makes it).
+    if (contentType !== undefined && !/^\s*application\/json\s*(;|$)/i.test(contentType)) {
+      throw new ODataError('UnsupportedMediaType', `The body must be application/json, not ${contentType.slice(0, 100)}`)
+    }
+    if (!isJsonObject(request.json)) throw new ODataError('InvalidBody', 'The body must be a JSON object')
+    return request.json
+  }
   const body = request.body
   if (body === undefined || body.length === 0) {
     if (required) throw new ODataError('InvalidBody', 'The request needs a JSON object as its body')

@@ -178,7 +178,8 @@ export async function writeCreates(transaction: Transaction, model: ServiceModel
   }
   return prepared.map(({ plan, dataVersion, row }, i) => {
     const expanded: ExpandedRows[] = tablePartNames(set).map((name) => ({ name, properties: tablePartSet(model, set, name).properties, rows: tablePartRowsByPlan[i]!.get(name)! }))
-    const result = entityResult(plan.request, plan.format, { status: 201, set, properties: set.properties, row, etag: entityTag(dataVersion), location: entityLocation(plan.request, set, valuesByName(set, row)), expanded })
+    const location = `${plan.request.serviceRoot}${encodeURIComponent(set.name)}${canonicalKey(set, (p) => row[set.properties.indexOf(p)])}`
+    const result = entityResult(plan.request, plan.format, { status: 201, set, properties: set.properties, row, etag: entityTag(dataVersion), location, expanded })
     return { plan, row, tablePartRows: tablePartRowsByPlan[i]!, dataVersion, result }
   })
 }

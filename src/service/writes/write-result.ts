@@ -2,7 +2,7 @@
 // transaction commits (a response must never promise what a rollback takes back), a deadlock retry can
 // run the handler again, `Repeatability-Request-ID` stores it, and `$batch` collects it.
 import type { PropertyModel, EntitySetModel } from '../../model/model.js'
-import { createEntityWriter } from '../../respond/entity-writer.js'
+import { entityWriterFor } from '../../respond/entity-writer.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { responseHeaders, type JsonFormat } from '../response-format.js'
 import type { ServiceRequest } from '../service-request.js'
@@ -55,12 +55,12 @@ export function entityResult(request: ServiceRequest, format: JsonFormat, option
   const annotations =
     `"@odata.context":${JSON.stringify(`${request.serviceRoot}$metadata#${options.set.name}/$entity`)},` +
     (options.etag === undefined ? '' : `"@odata.etag":${JSON.stringify(options.etag)},`)
-  let body = createEntityWriter(options.properties, format).write(options.row, annotations)
+  let body = entityWriterFor(options.properties, format).write(options.row, annotations)
   if (options.properties.length === 0) body = body.replace(/,}$/, '}')
   if (options.expanded && options.expanded.length > 0) {
     let navigations = ''
     for (const expanded of options.expanded) {
-      const writer = createEntityWriter(expanded.properties, format)
+      const writer = entityWriterFor(expanded.properties, format)
       let rows = ''
       for (let i = 0; i < expanded.rows.length; i++) rows += (i === 0 ? '' : ',') + writer.write(expanded.rows[i]!)
       navigations += `,${JSON.stringify(expanded.name)}:[${rows}]`

@@ -1,0 +1,79 @@
+// Single requests, 50 keep-alive connections, each against a bare uWS handler running the same SQL and
+// answering the same bytes, measured before and after the service in the same run (target ≥ 0.7):
+//   - GET of one catalog item by key (perf/support/key-read-servers.ts: the same SELECT);
+//   - POST of one catalog item (perf/support/bare-create-server.ts: the same transaction and INSERT).
+// Also printed: each server's CPU time per request (process.cpuUsage, over IPC). The service is asked as
+// `bench` (a profile without rate rules).
+// Run: node scripts/run-benchmarks.mjs single-requests   (BENCH_SECONDS, BENCH_CPU_PROF=<folder> for profiles)
+import { prepareBenchDatabase } from './support/bench-database.js'
+import { runLoad } from './support/load-client.js'
+import { printResult } from './support/report.js'
+import { startServerProcess, type ServerProcess } from './support/server-process.js'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
+const CONNECTIONS = 50
+const MARK = 'bench-single'
+
+const { pool } = await prepareBenchDatabase(1)
+const [rows] = await pool.query('SELECT Ref_Key FROM c_Products WHERE Article <> ? ORDER BY Code LIMIT 1000', [MARK])
+const keys = (rows as { Ref_Key: string }[]).map((r) => r.Ref_Key)
+const cleanUp = () => pool.query('DELETE FROM `c_Products` WHERE `Article` = ?', [MARK])
+await cleanUp()
+
+const basic = `Basic ${Buffer.from('bench:bench').toString('base64')}`
+const reads = keys.map((key) => Buffer.from(`GET /odata/standard.odata/v4/Catalog_Products(guid'${key}') HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic}\r\nAccept: application/json\r\n\r\n`))
+let serial = 0
+function create(): Buffer {
+  serial++
+  const body = JSON.stringify({ Code: `S${String(serial).padStart(10, '0')}`, Description: `Bench item ${serial}`, Article: MARK, Unit: 'pcs' })
+  return Buffer.from(`POST /api/v4/Catalog_Products HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer bench-token\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+}
+
+interface Measured {
+  readonly requestsPerSecond: number
+  readonly cpuPerRequest: number
+}
+
+async function measure(server: ServerProcess, port: number, request: (i: number) => Buffer, status: number, seconds = SECONDS): Promise<Measured> {
+  const before = await server.cpu()
+  const result = await runLoad({ port, connections: CONNECTIONS, seconds, request })
+  const cpu = (await server.cpu()) - before
+  if (Object.keys(result.statuses).some((s) => Number(s) !== status)) throw new Error(`port ${port}: unexpected statuses ${JSON.stringify(result.statuses)}`)
+  return { requestsPerSecond: result.requestsPerSecond, cpuPerRequest: cpu / result.requests }
+}
+
+/** Bare, service, bare again; the figure against the mean of the two bare runs. */
+async function compare(name: string, bareServer: [ServerProcess, number], service: [ServerProcess, number], request: (i: number) => Buffer, status: number): Promise<void> {
+  await measure(...bareServer, request, status, 1) // warm-up
+  await measure(...service, request, status, 1)
+  const bareBefore = await measure(...bareServer, request, status)
+  const measured = await measure(...service, request, status)
+  const bareAfter = await measure(...bareServer, request, status)
+  const baseline = (bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2
+  const bareCpu = (bareBefore.cpuPerRequest + bareAfter.cpuPerRequest) / 2
+  printResult({
+    benchmark: name,
+    figure: measured.requestsPerSecond,
+    unit: 'requests/s',
+    baseline,
+    baselineName: 'bare uWS handler, same SQL',
+    target: 0.7,
+    extra: { connections: CONNECTIONS, serviceCpuMicrosecondsPerRequest: measured.cpuPerRequest, bareCpuMicrosecondsPerRequest: bareCpu, bareRuns: [bareBefore.requestsPerSecond, bareAfter.requestsPerSecond] },
+  })
+  console.log(`  CPU per request: service ${measured.cpuPerRequest.toFixed(1)} µs, bare handler ${bareCpu.toFixed(1)} µs`)
+}
+
+const servers = await Promise.all([
+  startServerProcess('./key-read-servers.js', ['service', '18151']),
+  startServerProcess('./key-read-servers.js', ['bare', '18152']),
+  startServerProcess('./bare-create-server.js', ['18153']),
+])
+const [service, bareRead, bareCreate] = servers
+try {
+  await compare('single-requests get-by-key', [bareRead!, 18152], [service!, 18151], (i) => reads[i % reads.length]!, 200)
+  await compare('single-requests post-catalog-item', [bareCreate!, 18153], [service!, 18151], () => create(), 201)
+} finally {
+  await Promise.all(servers.map((s) => s.stop()))
+  await cleanUp()
+  await pool.end()
+}
