@@ -6,7 +6,7 @@ import { ODataError } from '../errors.js'
 import type { SubjectModel } from '../model/model.js'
 import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
-import { execute } from '../store/run-statement.js'
+import { runInTransaction } from '../store/transaction.js'
 
 export interface RateDecision {
   readonly allowed: boolean
@@ -19,32 +19,25 @@ export async function consumeRate(pool: Pool, subject: SubjectModel, operations:
   if (rules.length === 0 || operations <= 0) return { allowed: true, retryAfterSeconds: 0 }
   const nowSeconds = Math.floor(nowMs / 1000)
   let retryAfter = 0
-  const connection = await pool.getConnection()
-  try {
-    await connection.beginTransaction()
+  // One transaction, retried whole when it loses a deadlock or (on a cluster) certification: processes on
+  // other nodes move the same counters (runInTransaction).
+  await runInTransaction(pool, async (transaction) => {
+    retryAfter = 0
     for (const [index, rule] of rules.entries()) {
       const windowStart = Math.floor(nowSeconds / rule.per) * rule.per
       // The upsert locks the row, so the read that follows sees this transaction's own total.
-      await execute(
-        connection,
+      await transaction.run(
         sql`INSERT INTO \`_rate_counters\` (\`subject\`, \`rule_index\`, \`window_start\`, \`operations\`) VALUES (${subject.name}, ${index}, ${windowStart}, ${operations}) ON DUPLICATE KEY UPDATE \`operations\` = \`operations\` + ${operations}`,
       )
-      const rows = await execute<{ operations: string | number }[]>(
-        connection,
+      const rows = await transaction.rows<{ operations: string | number }>(
         sql`SELECT \`operations\` FROM \`_rate_counters\` WHERE \`subject\` = ${subject.name} AND \`rule_index\` = ${index} AND \`window_start\` = ${windowStart}`,
       )
       const used = Number(rows[0]!.operations)
       if (used > rule.operations) retryAfter = Math.max(retryAfter, windowStart + rule.per - nowSeconds)
     }
     // Old windows are of no use to anyone: drop them now and then, cheaply.
-    if (nowSeconds % 60 === 0) await execute(connection, sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subject.name} AND \`window_start\` < ${nowSeconds - 86_400}`)
-    await connection.commit()
-  } catch (error) {
-    await connection.rollback().catch(() => undefined)
-    throw error
-  } finally {
-    connection.release()
-  }
+    if (nowSeconds % 60 === 0) await transaction.run(sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subject.name} AND \`window_start\` < ${nowSeconds - 86_400}`)
+  })
   return retryAfter > 0 ? { allowed: false, retryAfterSeconds: Math.max(1, retryAfter) } : { allowed: true, retryAfterSeconds: 0 }
 }
 
