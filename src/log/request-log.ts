@@ -10,6 +10,7 @@ import type { ResolvedSettings } from '../model/model.js'
 import { idList, rowValues, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
+import { runInTransaction } from '../store/transaction.js'
 import { logger } from './logger.js'
 import { redactUrl } from './redact-url.js'
 
@@ -98,9 +99,14 @@ export class RequestLog {
     }
   }
 
-  /** A batch's entries, written now; throws when they cannot be written. */
+  /**
+   * A batch's entries, written now; throws when they cannot be written. In a transaction of its own so
+   * that a connection lost before the commit (a node of a cluster going away) writes them again on
+   * another connection, once (runInTransaction), instead of failing a batch that ran.
+   */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
-    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, this.secrets)), COLUMN_NAMES.length)}`)
+    const statement = sql`${INSERT}${rowValues(entries.map((entry) => row(entry, this.secrets)), COLUMN_NAMES.length)}`
+    await runInTransaction(this.pool, (transaction) => transaction.run(statement))
   }
 }

@@ -40,11 +40,14 @@ function valuesOf(statement: SqlFragment | string, values: readonly unknown[]): 
 }
 
 export interface TransactionOptions {
-  /** How many times the work runs at most when InnoDB picks it as a deadlock victim (default 5). */
+  /** How many times the work runs at most when it is a deadlock victim or loses certification (default 10). */
   readonly attempts?: number
 }
 
-const DEFAULT_ATTEMPTS = 5
+// On a Galera cluster several writers on other nodes move the same totals rows; a change set loses
+// certification against each of them in turn, so it gets more attempts than a single server's deadlocks
+// need (docs/scale-out.md: five were exhausted by 2 of 32 contended change sets on three nodes).
+const DEFAULT_ATTEMPTS = 10
 
 /** MySQL/MariaDB error numbers the write path tells apart. */
 export const ER_DUP_ENTRY = 1062
@@ -82,7 +85,7 @@ function isPool(source: Pool | PoolConnection): source is Pool {
 
 /** A short random pause before a retry, growing with the attempt, so two victims do not collide again. */
 function backoff(attempt: number): Promise<void> {
-  const ms = attempt * 5 + Math.floor(Math.random() * 10 * attempt)
+  const ms = attempt * 5 + Math.floor(Math.random() * 20 * attempt)
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
