@@ -7,6 +7,7 @@
 #   scripts/galera-cluster.sh start [N]     bootstrap node 1, join nodes 2..N (N = 3 by default)
 #   scripts/galera-cluster.sh stop          stop every node, node 1 last (so it can bootstrap next time)
 #   scripts/galera-cluster.sh kill I        kill -9 node I (a crash, for the failover tests)
+#   scripts/galera-cluster.sh stop-node I   stop node I cleanly (the cluster goes on with the others)
 #   scripts/galera-cluster.sh start-node I  start node I again; it rejoins (IST, or SST by rsync)
 #   scripts/galera-cluster.sh status        each node's wsrep state
 #   scripts/galera-cluster.sh url [N]       the DATABASE_URL hosts of nodes 1..N (h1:p1,h2:p2,…)
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 ROOT="$PWD/.data/cluster"
 HOST=127.0.0.1
-BUFFER_POOL=${CLUSTER_BUFFER_POOL:-96M}
+BUFFER_POOL=${CLUSTER_BUFFER_POOL:-128M}
 sql_port() { echo $((3310 + $1)); }
 galera_port() { echo $((4570 + $1)); }
 
@@ -216,7 +217,8 @@ case "${1:-}" in
   stop) stop ;;
   kill) kill_node "$2" ;;
   start-node) restart_node "$2" ;;
+  stop-node) stop_node "$2" && echo "node $2 stopped" ;;
   status) status ;;
   url) url "${2:-3}" ;;
-  *) echo "usage: $0 start [N] | stop | kill I | start-node I | status | url [N]" >&2; exit 2 ;;
+  *) echo "usage: $0 start [N] | stop | kill I | stop-node I | start-node I | status | url [N]" >&2; exit 2 ;;
 esac

@@ -16,7 +16,7 @@ export interface DatabaseAddress {
   readonly user: string
   readonly password: string
   readonly database: string
-  /** Every listed host in order of preference; absent or one element for a single server. */
+  /** Every listed host in order of preference, when several are listed (host and port are the first). */
   readonly hosts?: readonly DatabaseHost[]
 }
 
@@ -60,5 +60,6 @@ export function parseDatabaseUrl(url: string = process.env.DATABASE_URL || DEFAU
   const hosts = hostList === '' ? [{ host: '127.0.0.1', port: 3306 }] : hostList.split(',').map(parseHost)
   const unique = new Set(hosts.map((h) => `${h.host}:${h.port}`))
   if (unique.size !== hosts.length) throw new Error('DATABASE_URL lists a host twice')
-  return { host: hosts[0]!.host, port: hosts[0]!.port, user, password, database, hosts }
+  const address = { host: hosts[0]!.host, port: hosts[0]!.port, user, password, database }
+  return hosts.length > 1 ? { ...address, hosts } : address
 }

@@ -8,7 +8,7 @@
 // - A connection is checked for readiness when it is new and again when unchecked for CHECK_EVERY_MS:
 //   a node that left the primary component answers every statement with error 1047, and the check finds
 //   that before a transaction starts on it (one `SHOW STATUS` round trip at most once a second per
-//   connection). On a server without Galera the status is empty and the connection is ready.
+//   connection). A server without Galera (no wsrep provider, or MySQL) is always ready.
 // - Nothing is retried here: a statement whose connection failed may have been applied, and only the
 //   transaction knows whether retrying is safe (src/store/transaction.ts).
 import type { Pool, PoolConnection } from 'mysql2/promise'
@@ -72,9 +72,10 @@ export class FailoverPool {
     const physical = (connection as unknown as { connection: object }).connection
     const last = this.checkedAt.get(physical)
     if (last !== undefined && now - last < CHECK_EVERY_MS) return
-    const [rows] = (await connection.query("SHOW STATUS LIKE 'wsrep_ready'")) as unknown as [{ Value: string }[]]
-    const state = rows[0]?.Value
-    if (state !== undefined && state !== 'ON') throw notReady(member.host, state)
+    const [rows] = (await connection.query("SHOW STATUS WHERE Variable_name IN ('wsrep_ready', 'wsrep_provider_name')")) as unknown as [{ Variable_name: string; Value: string }[]]
+    const status = (name: string) => rows.find((row) => row.Variable_name === name)?.Value ?? ''
+    // MariaDB without a provider reports wsrep_ready OFF too: only a Galera node is judged by it.
+    if (status('wsrep_provider_name') !== '' && status('wsrep_ready') !== 'ON') throw notReady(member.host, status('wsrep_ready'))
     this.checkedAt.set(physical, now)
   }
 

@@ -9,7 +9,7 @@
 // in the order listed.
 import mysql, { type Pool, type PoolConnection, type PoolOptions } from 'mysql2/promise'
 import { id, sql } from '../sql/sql-template.js'
-import { parseDatabaseUrl, type DatabaseAddress, type DatabaseHost } from './database-url.js'
+import { parseDatabaseUrl, type DatabaseAddress } from './database-url.js'
 import { FailoverPool } from './failover-pool.js'
 
 export type { Pool, PoolConnection }
@@ -41,13 +41,13 @@ export function poolOptions(address: DatabaseAddress, overrides: Partial<PoolOpt
 }
 
 export function createPool(address: DatabaseAddress = parseDatabaseUrl(), overrides: Partial<PoolOptions> = {}): Pool {
-  const hosts = address.hosts ?? [{ host: address.host, port: address.port }]
+  const hosts = address.hosts ?? []
   if (hosts.length <= 1) return createHostPool(address, overrides)
   // The failover pool offers what the service uses of a pool (getConnection, query, execute, end).
-  return new FailoverPool(hosts.map((host) => ({ host, pool: createHostPool({ ...address, ...host, hosts: [host] }, overrides) }))) as unknown as Pool
+  return new FailoverPool(hosts.map((host) => ({ host, pool: createHostPool({ ...address, ...host, hosts: undefined }, overrides) }))) as unknown as Pool
 }
 
-function createHostPool(address: DatabaseAddress & DatabaseHost, overrides: Partial<PoolOptions>): Pool {
+function createHostPool(address: DatabaseAddress, overrides: Partial<PoolOptions>): Pool {
   const pool = mysql.createPool(poolOptions(address, overrides))
   // Every connection works in UTC and strict mode, whatever the server's defaults are.
   pool.pool.on('connection', (connection) => {

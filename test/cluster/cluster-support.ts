@@ -70,8 +70,13 @@ export interface ServiceProcess {
 
 /** `build/src/cli.js serve` on a free port against the nodes in `order`; resolves when it listens. */
 export function startServiceProcess(database: string, order: readonly number[]): Promise<ServiceProcess> {
+  return startService(clusterUrl(database, order))
+}
+
+/** `build/src/cli.js serve` on a free port against DATABASE_URL `url` (demo configuration, seed scale 0). */
+export function startService(url: string): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: { ...process.env, DATABASE_URL: clusterUrl(database, order), PORT: '0', HOST: '127.0.0.1', SEED_SCALE: '0', LOG_LEVEL: 'silent' },
+    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', SEED_SCALE: '0', LOG_LEVEL: 'silent' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
