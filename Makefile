@@ -43,7 +43,7 @@ cluster-stop:
 # The long cluster tests (test/cluster/): they start the cluster, and it is stopped when they end.
 cluster-test: build
 	bash scripts/galera-cluster.sh start 3
-	CLUSTER_TESTS=long node scripts/run-tests.mjs build/test/cluster/failover.cluster.js; status=$$?; bash scripts/galera-cluster.sh stop; exit $$status
+	CLUSTER_TESTS=long TAP_TIMEOUT=900 node scripts/run-tests.mjs build/test/cluster/failover.cluster.js; status=$$?; bash scripts/galera-cluster.sh stop; exit $$status
 
 clean:
 	rm -rf build .tap

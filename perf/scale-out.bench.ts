@@ -7,7 +7,7 @@
 // same totals rows: the hot spot), and `spread`, each client its own warehouse and products. Where the
 // time goes, from the servers' counters per change set: certification conflicts and brute-force aborts
 // (each one a retried set), statements (each a network round trip from the service), Galera's replication
-// latency (evs.repl_latency, one group round trip per commit), and InnoDB log fsyncs.
+// latency (evs.repl_latency, one group round trip per commit), and InnoDB fsyncs (Innodb_data_fsyncs).
 //
 // Needs the cluster script (scripts/galera-cluster.sh); starts the cluster when it is not running and
 // stops it again at the end, restarting node 3 when this run stopped it.
@@ -36,14 +36,14 @@ interface Counters {
 async function counters(port: number): Promise<Counters> {
   const connection = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' })
   const [rows] = (await connection.query(
-    "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_local_cert_failures', 'wsrep_local_bf_aborts', 'Questions', 'Innodb_os_log_fsyncs', 'wsrep_evs_repl_latency')",
+    "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_local_cert_failures', 'wsrep_local_bf_aborts', 'Questions', 'Innodb_data_fsyncs', 'wsrep_evs_repl_latency')",
   )) as unknown as [{ Variable_name: string; Value: string }[]]
   await connection.end()
   const value = (name: string) => rows.find((r) => r.Variable_name === name)?.Value ?? '0'
   return {
     conflicts: Number(value('wsrep_local_cert_failures')) + Number(value('wsrep_local_bf_aborts')),
     statements: Number(value('Questions')),
-    fsyncs: Number(value('Innodb_os_log_fsyncs')),
+    fsyncs: Number(value('Innodb_data_fsyncs')),
     // min/avg/max/stddev/samples in seconds, over the last evs.stats_report_period
     replLatencyMs: Number(value('wsrep_evs_repl_latency').split('/')[1] ?? 0) * 1000,
   }
@@ -169,7 +169,7 @@ async function runConfiguration(name: string, urls: string[], nodePorts: readonl
     for (const workload of ['hot', 'spread'] as const) {
       const m = result[workload]
       console.log(
-        `${name} ${workload}: ${m.rowsPerSecond.toFixed(0)} rows/s, ${m.msPerBatch.toFixed(0)} ms per change set, ${m.conflictsPerBatch.toFixed(2)} conflicts, ${m.statementsPerBatch.toFixed(0)} statements, ${m.fsyncsPerBatchPerNode.toFixed(1)} log fsyncs per node, replication latency ${m.replLatencyMs.toFixed(2)} ms, ${m.retriedByClient} sent again by clients`,
+        `${name} ${workload}: ${m.rowsPerSecond.toFixed(0)} rows/s, ${m.msPerBatch.toFixed(0)} ms per change set, ${m.conflictsPerBatch.toFixed(2)} conflicts, ${m.statementsPerBatch.toFixed(0)} statements, ${m.fsyncsPerBatchPerNode.toFixed(1)} fsyncs per node, replication latency ${m.replLatencyMs.toFixed(2)} ms, ${m.retriedByClient} sent again by clients`,
       )
     }
     return result
