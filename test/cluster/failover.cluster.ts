@@ -5,7 +5,8 @@
 // - a node killed (kill -9) in the middle of the batches and started again: no partial change set on any
 //   node, every acknowledged change set present, clients see 503 with Retry-After or a retried success,
 //   never a 500;
-// - Repeatability-Request-ID and If-None-Match: * keep a request sent to two nodes applied exactly once.
+// - Repeatability-Request-ID and If-None-Match: * keep a request sent to two nodes applied exactly once;
+// - a setting changed through one node is served by the process on another.
 // Run alone (not by the default suite: its file name does not end in .test.js); the nodes are shared.
 import { spawn } from 'node:child_process'
 import t, { type Test } from 'tap'
@@ -219,5 +220,24 @@ if (cluster.unavailable !== undefined) {
       }
     }
     for (const node of [1, 2, 3]) t.equal(await warehouses(node, "Description = 'Repeated once'"), 1, `node ${node}: the repeated request applied once`)
+  })
+
+  t.test('a setting changed through one node is served by the process on another', async (t) => {
+    const { database, processes } = await startPair('settings')
+    t.teardown(async () => {
+      for (const p of processes) await p.stop()
+      await dropDatabase(database)
+    })
+    const auth = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'Content-Type': 'application/json' }
+    const address = '/odata/standard.odata/v4/$settings'
+    const changed = await rawRequest(processes[0]!.port, 'PATCH', address, { headers: auth, body: JSON.stringify({ maxBatchOperations: 42 }) })
+    t.ok(changed.status < 300, `changed through the first process (${changed.status})`)
+    // Processes read the settings again every two seconds (README, Settings).
+    let seen: unknown
+    for (let attempt = 0; attempt < 20 && seen !== 42; attempt++) {
+      await sleep(250)
+      seen = (await rawRequest(processes[1]!.port, 'GET', address, { headers: auth })).json().settings.maxBatchOperations
+    }
+    t.equal(seen, 42, 'the process on the other node serves the new value')
   })
 }
