@@ -46,7 +46,7 @@ find_provider() {
 }
 
 ensure_packages() {
-  if find_server >/dev/null && find_provider >/dev/null && command -v rsync >/dev/null && command -v mariadb-install-db >/dev/null; then return 0; fi
+  if find_server >/dev/null && find_provider >/dev/null && command -v rsync >/dev/null && command -v mariadb-install-db >/dev/null && command -v mariadb >/dev/null; then return 0; fi
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
     cannot "mariadb-server, galera-4 and rsync are needed (apt-get install -y mariadb-server galera-4 rsync)"
   fi
