@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: run test bench bench-full fuzz build install db clean
+.PHONY: run test bench bench-full fuzz build install db clean cluster cluster-stop cluster-test
 
 install: node_modules/.package-lock.json
 
@@ -37,6 +37,18 @@ bench-full: build db
 # Long seeded fuzzing (the test suite runs a short slice of the same fuzzers).
 fuzz: build db
 	FUZZ_SCALE=50 node scripts/run-tests.mjs --grep fuzz
+
+# A three-node MariaDB Galera cluster under .data/cluster/ (ports 3311-3313), for the service across nodes.
+cluster:
+	bash scripts/galera-cluster.sh start 3
+
+cluster-stop:
+	bash scripts/galera-cluster.sh stop
+
+# The long cluster tests (test/cluster/): they start the cluster, and it is stopped when they end.
+cluster-test: build
+	bash scripts/galera-cluster.sh start 3
+	CLUSTER_TESTS=long TAP_TIMEOUT=900 node scripts/run-tests.mjs build/test/cluster/failover.cluster.js; status=$$?; bash scripts/galera-cluster.sh stop; exit $$status
 
 clean:
 	rm -rf build .tap

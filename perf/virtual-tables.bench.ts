@@ -75,7 +75,7 @@ const yearStart = `${year}-01-01 00:00:00`
 const yearEnd = `${year}-12-31 23:59:59`
 const entries = Number(await scalar('SELECT COUNT(*) FROM acr_Main'))
 console.log(`  ${movements} Stock movements and ${entries} accounting entries from ${first} to ${last} (SEED_SCALE ${marker?.scale ?? SCALE}, ${address.database})`)
-if ((marker?.scale ?? SCALE) !== 1000) console.log(`  NOTE: this run is at SEED_SCALE ${marker.scale}, not the 1000 (ten million movements) the targets are set for`)
+if ((marker?.scale ?? SCALE) !== 1000) console.log(`  NOTE: this run is at SEED_SCALE ${marker?.scale ?? SCALE}, not the 1000 (ten million movements) the targets are set for`)
 const ONLY = process.env.VIRTUAL_BENCH_ONLY
 const wanted = (name: string) => ONLY === undefined || ONLY === '' || name.includes(ONLY)
 
@@ -247,7 +247,7 @@ const cases: [string, string, string, number][] = [
   ['virtual-accounting-balance-all', `AccountingRegister_Main/Balance()`, accountingBalanceSql, 10],
   ['virtual-accounting-balance-and-turnovers-year', `AccountingRegister_Main/BalanceAndTurnovers(StartPeriod=${datetime(yearStart)},EndPeriod=${datetime(yearEnd)},Periodicity='Month')`, accountingYearSql, 3],
 ]
-for (const [name, path, sql, target] of cases) if (wanted(name)) await compare(`${name} (scale ${marker.scale})`, path, sql, target)
+for (const [name, path, sql, target] of cases) if (wanted(name)) await compare(`${name} (scale ${marker?.scale ?? SCALE})`, path, sql, target)
 
 // 4. A million groups streamed: the service's memory growth while it answers.
 if (wanted('virtual-turnovers-million-memory')) {

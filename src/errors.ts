@@ -4,7 +4,7 @@
 // `{"error":{"code","message","target","details"}}`. Clients and tests tell errors apart by `code`,
 // never by message text. `docs/errors.md` lists the same registry; test/errors.test.ts keeps the two
 // in step.
-import { isDatabaseUnreachable, isLockWaitTimeout } from './store/database-failures.js'
+import { isDatabaseUnreachable, isLockWaitTimeout, isWriteConflict } from './store/database-failures.js'
 
 export interface ErrorDefinition {
   readonly status: number
@@ -64,9 +64,10 @@ export const ERROR_CODES = {
   // Server side
   InternalError: { status: 500, description: 'An unexpected failure; nothing is promised about partial effects outside transactions.' },
   LogWriteFailed: { status: 500, description: 'The request log could not be written after the batch ran; details list the executed operations.' },
-  ServiceUnavailable: { status: 503, description: 'The database is not reachable; nothing was written. Retry-After says when to retry.' },
+  ServiceUnavailable: { status: 503, description: 'The database is not reachable; nothing was written, unless the connection was lost during the commit (retry with Repeatability-Request-ID to apply it once). Retry-After says when to retry.' },
   ShuttingDown: { status: 503, description: 'The process is stopping (a graceful stop): the request was not run; send it again on a new connection.' },
   LockTimeout: { status: 503, description: 'Rows the request writes stayed locked by other writes past the lock wait timeout; nothing was written. Retry-After says when to retry.' },
+  WriteConflict: { status: 503, description: 'The write kept conflicting with concurrent writes (deadlock, or a lost certification on a cluster) after the service retried it; nothing was written. Retry-After says when to retry.' },
 } as const satisfies Record<string, ErrorDefinition>
 
 export type ErrorCode = keyof typeof ERROR_CODES
@@ -114,14 +115,17 @@ export function errorBody(error: ODataError): { error: Record<string, unknown> }
 }
 
 /**
- * Any thrown value as an ODataError: a database that is unreachable or busy past its lock wait timeout
- * is a 503 to retry (src/store/database-failures.ts); other failures become InternalError without
+ * Any thrown value as an ODataError: a database that is unreachable, busy past its lock wait timeout, or
+ * whose write still conflicted after the service's retries is a 503 to retry (src/store/database-failures.ts); other failures become InternalError without
  * leaking internals.
  */
 export function toODataError(value: unknown): ODataError {
   if (value instanceof ODataError) return value
   if (isLockWaitTimeout(value)) {
     return new ODataError('LockTimeout', 'Rows this request writes stayed locked by other writes too long; nothing was written. Retry.', { headers: { 'Retry-After': '1' } })
+  }
+  if (isWriteConflict(value)) {
+    return new ODataError('WriteConflict', 'The write kept conflicting with concurrent writes after retries; nothing was written. Retry.', { headers: { 'Retry-After': '1' } })
   }
   if (isDatabaseUnreachable(value)) {
     return new ODataError('ServiceUnavailable', 'The database is not reachable; nothing was written. Retry later.', { headers: { 'Retry-After': '5' } })

@@ -3,7 +3,7 @@
 // OData-MaxVersion, media type, the body itself); the rest come here, in the same order: operation count
 // and structure (the plan, 400), then rate rules (429). Nothing executes until all of them pass.
 import { randomUUID } from 'node:crypto'
-import { ODataError } from '../errors.js'
+import { ODataError, toODataError } from '../errors.js'
 import { rateLimited } from '../limits/rate-limiter.js'
 import { logger } from '../log/logger.js'
 import { batchChangeSetsTotal, batchDuration, batchOperationsTotal } from '../metrics/service-metrics.js'
@@ -68,7 +68,10 @@ export async function runBatch(context: ServiceContext, batch: BatchRun, documen
     if (!decision.allowed) throw rateLimited(decision, plan.operationCount)
   } catch (error) {
     if (error instanceof ODataError) await logRefusal(context, batch, error, performance.now() - started, plan?.operationCount)
-    throw error
+    // The rate counters' database busy, unreachable or still conflicting after retries: a 503 to retry
+    // (src/store/database-failures.ts), not the endpoint's 500; nothing ran.
+    const answer = error instanceof ODataError ? error : toODataError(error)
+    throw answer.status === 503 ? answer : error
   }
 
   batchOperationsTotal.inc(plan.operationCount)

@@ -15,7 +15,8 @@ import { rateLimitRefusalsTotal } from '../metrics/service-metrics.js'
 import type { SubjectModel } from '../model/model.js'
 import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
-import { execute } from '../store/run-statement.js'
+import { query } from '../store/run-statement.js'
+import { runInTransaction } from '../store/transaction.js'
 
 export interface RateDecision {
   readonly allowed: boolean
@@ -131,36 +132,28 @@ export class RateLimiter {
    */
   private async reserve(subjectName: string, index: number, rule: RateRule, windowStart: number, need: number, want: number): Promise<number> {
     this.reservations++
-    const connection = await this.pool.getConnection()
-    try {
-      // The row is made outside the transaction (autocommit): two transactions that both insert it and then
-      // lock it for update deadlock on the duplicate key's shared lock. Locking an existing row only queues.
-      await execute(
-        connection,
-        sql`INSERT IGNORE INTO \`_rate_counters\` (\`subject\`, \`rule_index\`, \`window_start\`, \`operations\`) VALUES (${subjectName}, ${index}, ${windowStart}, 0)`,
-      )
-      await connection.beginTransaction()
-      const rows = await execute<{ operations: string | number }[]>(
-        connection,
+    // The row is made outside the transaction (autocommit): two transactions that both insert it and then
+    // lock it for update deadlock on the duplicate key's shared lock. Locking an existing row only queues.
+    await query(this.pool, sql`INSERT IGNORE INTO \`_rate_counters\` (\`subject\`, \`rule_index\`, \`window_start\`, \`operations\`) VALUES (${subjectName}, ${index}, ${windowStart}, 0)`)
+    // Retried whole when it loses a deadlock or, on a cluster, certification: processes on other nodes move
+    // the same counters (runInTransaction).
+    const taken = await runInTransaction(this.pool, async (transaction) => {
+      const rows = await transaction.rows<{ operations: string | number }>(
         sql`SELECT \`operations\` FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`rule_index\` = ${index} AND \`window_start\` = ${windowStart} FOR UPDATE`,
       )
       const left = rule.operations - Number(rows[0]!.operations)
-      const taken = left >= need ? Math.min(want, left) : need
-      await execute(
-        connection,
-        sql`UPDATE \`_rate_counters\` SET \`operations\` = \`operations\` + ${taken} WHERE \`subject\` = ${subjectName} AND \`rule_index\` = ${index} AND \`window_start\` = ${windowStart}`,
+      const spent = left >= need ? Math.min(want, left) : need
+      await transaction.run(
+        sql`UPDATE \`_rate_counters\` SET \`operations\` = \`operations\` + ${spent} WHERE \`subject\` = ${subjectName} AND \`rule_index\` = ${index} AND \`window_start\` = ${windowStart}`,
       )
-      await connection.commit()
-      // Old windows are of no use to anyone: drop them now and then, cheaply, outside the transaction.
-      const nowSeconds = Math.floor(Date.now() / 1000)
-      if (nowSeconds % 60 === 0) await execute(connection, sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`window_start\` < ${nowSeconds - 86_400}`).catch(() => undefined)
-      return left >= need ? taken : 0
-    } catch (error) {
-      await connection.rollback().catch(() => undefined)
-      throw error
-    } finally {
-      connection.release()
+      return left >= need ? spent : 0
+    })
+    // Old windows are of no use to anyone: drop them now and then, cheaply, outside the transaction.
+    const nowSeconds = Math.floor(Date.now() / 1000)
+    if (nowSeconds % 60 === 0) {
+      await query(this.pool, sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`window_start\` < ${nowSeconds - 86_400}`).catch(() => undefined)
     }
+    return taken
   }
 
   /** Forgets the allowances of windows that have ended, at most once a second. */

@@ -11,6 +11,7 @@ import type { ResolvedSettings } from '../model/model.js'
 import { idList, rowValues, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
+import { runInTransaction } from '../store/transaction.js'
 import { logger } from './logger.js'
 import { redactUrl } from './redact-url.js'
 
@@ -110,7 +111,11 @@ export class RequestLog {
     }
   }
 
-  /** A batch's entries, written now; throws when they cannot be written. */
+  /**
+   * A batch's entries, written now; throws when they cannot be written. In a transaction of its own so
+   * that a connection lost before the commit (a node of a cluster going away) writes them again on
+   * another connection, once (runInTransaction), instead of failing a batch that ran.
+   */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
     // A batch's operations mostly share a few URLs: each is redacted once.
@@ -121,7 +126,9 @@ export class RequestLog {
       if (text === undefined) redacted.set(url, (text = redactUrl(url, secrets)))
       return text
     }
-    await query(this.pool, sql`${INSERT}${rowValues(entries.map((entry) => row(entry, secrets, redact)), COLUMN_NAMES.length)}`).catch((error: unknown) => {
+    const statement = sql`${INSERT}${rowValues(entries.map((entry) => row(entry, secrets, redact)), COLUMN_NAMES.length)}`
+    // Its own transaction, retried whole when it loses a deadlock or, on a cluster, certification.
+    await runInTransaction(this.pool, (transaction) => transaction.run(statement)).catch((error: unknown) => {
       requestLogFailuresTotal.inc()
       throw error
     })

@@ -1,29 +1,65 @@
 // Where the database is: DATABASE_URL (mysql://user:password@host:port/database), or the local default.
+//
+// Several hosts may be listed, comma-separated (mysql://root@h1:3311,h2:3312,h3:3313/db): the nodes of
+// one multi-primary cluster (MariaDB Galera; docs/scale-out.md). The first host is the one this process
+// prefers; the pool goes to the next ones while it does not answer (src/store/pool.ts). Two processes that
+// list the nodes in different orders spread their connections over the cluster.
+export interface DatabaseHost {
+  readonly host: string
+  readonly port: number
+}
+
 export interface DatabaseAddress {
+  /** The preferred host (the first listed). */
   readonly host: string
   readonly port: number
   readonly user: string
   readonly password: string
   readonly database: string
+  /** Every listed host in order of preference, when several are listed (host and port are the first). */
+  readonly hosts?: readonly DatabaseHost[]
 }
 
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/odata_registers'
 
+const FORM = 'expected mysql://user:password@host:port/database (or host1:port1,host2:port2,… for the nodes of a cluster)'
+
+function parseHost(text: string): DatabaseHost {
+  // host, host:port, [v6], [v6]:port
+  const match = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]]*)(?::(\d{1,5}))?$/.exec(text)
+  if (!match) throw new Error(`DATABASE_URL has a host that is not host:port (${JSON.stringify(text)}): ${FORM}`)
+  const port = match[2] === undefined ? 3306 : Number(match[2])
+  if (port < 1 || port > 65535) throw new Error(`DATABASE_URL has a port out of range (${match[2]})`)
+  const host = match[1]!.replace(/^\[(.*)\]$/, '$1')
+  return { host: decodeURIComponent(host) || '127.0.0.1', port }
+}
+
 export function parseDatabaseUrl(url: string = process.env.DATABASE_URL || DEFAULT_DATABASE_URL): DatabaseAddress {
-  let parsed: URL
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//.exec(url)
+  if (!scheme) throw new Error(`DATABASE_URL is not a URL: ${FORM}`)
+  if (scheme[1] !== 'mysql' && scheme[1] !== 'mariadb') throw new Error(`DATABASE_URL must start with mysql:// (got ${scheme[1]}://)`)
+  const rest = url.slice(scheme[0].length).replace(/[?#].*$/, '')
+  const slash = rest.indexOf('/')
+  const authority = slash < 0 ? rest : rest.slice(0, slash)
+  const path = slash < 0 ? '' : rest.slice(slash + 1)
+  const at = authority.lastIndexOf('@')
+  const userinfo = at < 0 ? '' : authority.slice(0, at)
+  const hostList = at < 0 ? authority : authority.slice(at + 1)
+  let database: string
+  let user: string
+  let password: string
   try {
-    parsed = new URL(url)
+    database = decodeURIComponent(path)
+    const colon = userinfo.indexOf(':')
+    user = decodeURIComponent(colon < 0 ? userinfo : userinfo.slice(0, colon)) || 'root'
+    password = colon < 0 ? '' : decodeURIComponent(userinfo.slice(colon + 1))
   } catch {
-    throw new Error(`DATABASE_URL is not a URL: expected mysql://user:password@host:port/database`)
+    throw new Error(`DATABASE_URL is not a URL: ${FORM}`)
   }
-  if (parsed.protocol !== 'mysql:' && parsed.protocol !== 'mariadb:') throw new Error(`DATABASE_URL must start with mysql:// (got ${parsed.protocol}//)`)
-  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''))
   if (!/^[A-Za-z0-9_]{1,64}$/.test(database)) throw new Error('DATABASE_URL must name a database of letters, digits and underscores, e.g. mysql://root@127.0.0.1:3306/odata_registers')
-  return {
-    host: parsed.hostname || '127.0.0.1',
-    port: parsed.port ? Number(parsed.port) : 3306,
-    user: decodeURIComponent(parsed.username || 'root'),
-    password: decodeURIComponent(parsed.password),
-    database,
-  }
+  const hosts = hostList === '' ? [{ host: '127.0.0.1', port: 3306 }] : hostList.split(',').map(parseHost)
+  const unique = new Set(hosts.map((h) => `${h.host}:${h.port}`))
+  if (unique.size !== hosts.length) throw new Error('DATABASE_URL lists a host twice')
+  const address = { host: hosts[0]!.host, port: hosts[0]!.port, user, password, database }
+  return hosts.length > 1 ? { ...address, hosts } : address
 }

@@ -3,9 +3,14 @@
 // Values cross the driver as strings where JavaScript numbers or Dates would lose information or
 // cost time: DECIMAL and BIGINT arrive as strings (written to JSON verbatim), DATETIME as
 // 'YYYY-MM-DD HH:MM:SS' in UTC (turned into ISO text without a Date object on the hot path).
+//
+// With several hosts in DATABASE_URL (the nodes of a Galera cluster, docs/scale-out.md) the pool is a
+// FailoverPool (src/store/failover-pool.ts): connections go to the first host that answers and is ready,
+// in the order listed.
 import mysql, { type Pool, type PoolConnection, type PoolOptions } from 'mysql2/promise'
 import { id, sql } from '../sql/sql-template.js'
 import { parseDatabaseUrl, type DatabaseAddress } from './database-url.js'
+import { FailoverPool } from './failover-pool.js'
 
 export type { Pool, PoolConnection }
 
@@ -39,6 +44,13 @@ export function poolOptions(address: DatabaseAddress, overrides: Partial<PoolOpt
 }
 
 export function createPool(address: DatabaseAddress = parseDatabaseUrl(), overrides: Partial<PoolOptions> = {}): Pool {
+  const hosts = address.hosts ?? []
+  if (hosts.length <= 1) return createHostPool(address, overrides)
+  // The failover pool offers what the service uses of a pool (getConnection, query, execute, end).
+  return new FailoverPool(hosts.map((host) => ({ host, pool: createHostPool({ ...address, ...host, hosts: undefined }, overrides) }))) as unknown as Pool
+}
+
+function createHostPool(address: DatabaseAddress, overrides: Partial<PoolOptions>): Pool {
   const pool = mysql.createPool(poolOptions(address, overrides))
   // Every connection works in UTC and strict mode, whatever the server's defaults are.
   pool.pool.on('connection', (connection) => {
@@ -47,12 +59,22 @@ export function createPool(address: DatabaseAddress = parseDatabaseUrl(), overri
   return pool
 }
 
-/** Creates the database itself if it is missing (the schema inside is migrate's job). */
+/** Creates the database itself if it is missing (the schema inside is migrate's job), on the first listed host that answers. */
 export async function ensureDatabase(address: DatabaseAddress): Promise<void> {
-  const connection = await mysql.createConnection({ host: address.host, port: address.port, user: address.user, password: address.password, charset: 'utf8mb4_bin' })
-  try {
-    await connection.query(sql`CREATE DATABASE IF NOT EXISTS ${id(address.database)} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`.text)
-  } finally {
-    await connection.end()
+  const hosts = address.hosts ?? [{ host: address.host, port: address.port }]
+  for (const [index, host] of hosts.entries()) {
+    let connection: mysql.Connection
+    try {
+      connection = await mysql.createConnection({ host: host.host, port: host.port, user: address.user, password: address.password, charset: 'utf8mb4_bin' })
+    } catch (error) {
+      if (index < hosts.length - 1) continue
+      throw error
+    }
+    try {
+      await connection.query(sql`CREATE DATABASE IF NOT EXISTS ${id(address.database)} CHARACTER SET utf8mb4 COLLATE utf8mb4_bin`.text)
+      return
+    } finally {
+      await connection.end()
+    }
   }
 }

@@ -35,7 +35,8 @@
 import { extDimensionColumns } from '../model/build-model.js'
 import type { EntitySetModel, ServiceModel } from '../model/model.js'
 import { id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
-import type { Pool, PoolConnection } from './pool.js'
+import type { Pool } from './pool.js'
+import { runInTransaction } from './transaction.js'
 
 const monthStart = (column: string) => sql`CAST(DATE_FORMAT(${id(column)}, '%Y-%m-01') AS DATE)`
 
@@ -192,17 +193,10 @@ export function recomputeTotalsStatements(model: ServiceModel, only?: ReadonlySe
 
 /** Rebuilds all totals (or the tables named in `only`) in one transaction. */
 export async function recomputeTotals(pool: Pool, model: ServiceModel, only?: ReadonlySet<string>): Promise<void> {
-  const connection: PoolConnection = await pool.getConnection()
-  try {
-    await connection.beginTransaction()
-    for (const statement of recomputeTotalsStatements(model, only)) await connection.query(statement.sql, statement.values)
-    await connection.commit()
-  } catch (error) {
-    await connection.rollback().catch(() => undefined)
-    throw error
-  } finally {
-    connection.release()
-  }
+  // Retried whole when a concurrent write (another process, another node of a cluster) wins a conflict.
+  await runInTransaction(pool, async (transaction) => {
+    for (const statement of recomputeTotalsStatements(model, only)) await transaction.run(statement.sql, statement.values)
+  })
 }
 
 /** One statement that moves a totals table by the movements of one recorder. */

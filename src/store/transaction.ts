@@ -13,6 +13,7 @@
 // locks (src/store/totals.ts).
 import type { ResultSetHeader } from 'mysql2'
 import { SqlFragment } from '../sql/sql-template.js'
+import { isDatabaseUnreachable } from './database-failures.js'
 import type { Pool, PoolConnection } from './pool.js'
 
 /**
@@ -39,11 +40,14 @@ function valuesOf(statement: SqlFragment | string, values: readonly unknown[]): 
 }
 
 export interface TransactionOptions {
-  /** How many times the work runs at most when InnoDB picks it as a deadlock victim (default 5). */
+  /** How many times the work runs at most when it is a deadlock victim or loses certification (default 10). */
   readonly attempts?: number
 }
 
-const DEFAULT_ATTEMPTS = 5
+// On a Galera cluster several writers on other nodes move the same totals rows; a change set loses
+// certification against each of them in turn, so it gets more attempts than a single server's deadlocks
+// need (docs/scale-out.md: five were exhausted by 2 of 32 contended change sets on three nodes).
+const DEFAULT_ATTEMPTS = 10
 
 /** MySQL/MariaDB error numbers the write path tells apart. */
 export const ER_DUP_ENTRY = 1062
@@ -81,28 +85,36 @@ function isPool(source: Pool | PoolConnection): source is Pool {
 
 /** A short random pause before a retry, growing with the attempt, so two victims do not collide again. */
 function backoff(attempt: number): Promise<void> {
-  const ms = attempt * 5 + Math.floor(Math.random() * 10 * attempt)
+  const ms = attempt * 5 + Math.floor(Math.random() * 20 * attempt)
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
 /**
  * Runs `work` in one READ COMMITTED transaction on a connection of the pool (taken and released here) or
- * on the given connection (left open for its owner, e.g. a `$batch` running several change sets). Commits
- * when `work` resolves, rolls back when it throws; when InnoDB reports a deadlock the whole `work` runs
- * again, a few times, so `work` must have no effect outside the transaction (handlers return their
- * response instead of writing it, and the caller sends it after the commit).
+ * on the given connection (left open for its owner). Commits when `work` resolves, rolls back when it
+ * throws. The whole `work` runs again, a few times, when running it again cannot apply it twice:
+ * - InnoDB chose it as a deadlock victim, or (MariaDB Galera) it lost certification against a write
+ *   committed on another node: both are error 1213, at any statement or at the COMMIT itself, and the
+ *   transaction is rolled back whole (docs/scale-out.md);
+ * - with a pool, its connection was lost before the COMMIT was sent (a node of a cluster went away):
+ *   nothing of it was committed, and a fresh connection (another node, src/store/failover-pool.ts) runs
+ *   it again. A connection lost during the COMMIT is not retried: the commit may have happened.
+ * So `work` must have no effect outside the transaction: handlers return their response instead of
+ * writing it, and the caller sends it after the commit, so nothing has been answered when it runs again.
  */
 export async function runInTransaction<T>(source: Pool | PoolConnection, work: (transaction: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   const attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS)
   const owned = isPool(source)
-  const connection = owned ? await source.getConnection() : source
+  let connection = owned ? await source.getConnection() : source
   let broken = false
   try {
     for (let attempt = 1; ; attempt++) {
+      let committing = false
       try {
         await connection.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
         await connection.query('START TRANSACTION')
         const result = await work(transactionOn(connection))
+        committing = true
         await connection.query('COMMIT')
         return result
       } catch (error) {
@@ -111,10 +123,16 @@ export async function runInTransaction<T>(source: Pool | PoolConnection, work: (
         } catch {
           // The connection itself failed: do not hand it back to the pool.
           broken = true
-          throw error
         }
-        if (!isDeadlock(error) || attempt >= attempts) throw error
-        await backoff(attempt)
+        const lostBeforeCommit = broken && owned && !committing && isDatabaseUnreachable(error)
+        if ((broken && !lostBeforeCommit) || (!broken && !isDeadlock(error)) || attempt >= attempts) throw error
+        if (broken) {
+          connection.destroy()
+          broken = false
+          connection = await (source as Pool).getConnection()
+        } else {
+          await backoff(attempt)
+        }
       }
     }
   } finally {

@@ -3,8 +3,9 @@
 //   of its own, a read streamed from the pool), one after the other.
 // - A change set (atomicity group) holds one connection of the pool and runs every operation inside one
 //   transaction on it, through the same write handlers a single request uses (`executeWrite`, which takes
-//   the caller's transaction). When InnoDB picks the set as a deadlock victim, the whole set runs again
-//   (runInTransaction); any other failure rolls it back.
+//   the caller's transaction). When InnoDB picks the set as a deadlock victim, when it loses certification
+//   on a Galera cluster, or when its connection is lost before the COMMIT, the whole set runs again
+//   (runInTransaction); nothing of it has been answered then. Any other failure rolls it back.
 import { handleRequest } from '../../service/handle-request.js'
 import type { ServiceContext } from '../../service/service-context.js'
 import type { ServiceRequest } from '../../service/service-request.js'
@@ -26,9 +27,10 @@ export function createBatchRuntime(context: ServiceContext): BatchRuntime {
   return {
     run: (request, sink) => handleRequest(context, request, sink),
     async transaction(body) {
-      const connection = await context.pool.getConnection()
+      // The pool, not one held connection: a set whose connection is lost before its COMMIT runs again
+      // whole on a fresh one (another node of a cluster), as after a deadlock (runInTransaction).
       try {
-        await runInTransaction(connection, async (transaction) => {
+        await runInTransaction(context.pool, async (transaction) => {
           const commit = await body({
             run: (request, sink) => runInside(transaction, request, sink),
             async writeRun(createRequests, postedIndexes) {
@@ -40,8 +42,6 @@ export function createBatchRuntime(context: ServiceContext): BatchRuntime {
         })
       } catch (error) {
         if (error !== ROLL_BACK) throw error
-      } finally {
-        connection.release()
       }
     },
   }
