@@ -56,7 +56,7 @@ export interface ConfigurationProblem {
 export class ConfigurationError extends Error {
   readonly problems: readonly ConfigurationProblem[]
   constructor(source: string, problems: readonly ConfigurationProblem[]) {
-    super(`${source}: ${problems.length} problem(s) in the configuration:\n` + problems.map((p) => `  ${p.path || '/'}: ${p.message}`).join('\n'))
+    super(`${source}: ${problems.length} problem(s) in the configuration:\n${problems.map((p) => `  ${p.path || '/'}: ${p.message}`).join('\n')}`)
     this.name = 'ConfigurationError'
     this.problems = problems
   }

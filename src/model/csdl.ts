@@ -320,7 +320,7 @@ class XmlLines {
 
   /** The document: joined once, one line per element. */
   text(): string {
-    return this.lines.join('\n') + '\n'
+    return `${this.lines.join('\n')}\n`
   }
 
   empty(name: string, values: Readonly<Record<string, AttributeValue>> = {}): void {

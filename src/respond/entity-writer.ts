@@ -16,9 +16,9 @@ export function createEntityWriter(properties: readonly PropertyModel[], options
   return {
     properties,
     write(row, prefix = '') {
-      let text = '{' + prefix
+      let text = `{${prefix}`
       for (let i = 0; i < writers.length; i++) text += names[i] + writers[i]!(row[i])
-      return text + '}'
+      return `${text}}`
     },
   }
 }

@@ -66,7 +66,7 @@ function flatMembers(fields: readonly OutputField[]): MembersWriter {
 
 /** `{` members, then the pieces (each already `"Name":…`), `}`. */
 export function joinObject(members: string, pieces: readonly string[]): string {
-  let text = '{' + members
+  let text = `{${members}`
   for (const piece of pieces) text += (text.length === 1 ? '' : ',') + piece
-  return text + '}'
+  return `${text}}`
 }

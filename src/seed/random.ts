@@ -59,7 +59,7 @@ export class ZipfSampler {
     this.cumulative = new Float64Array(n)
     let sum = 0
     for (let k = 0; k < n; k++) {
-      sum += 1 / Math.pow(k + 1, exponent)
+      sum += 1 / (k + 1) ** exponent
       this.cumulative[k] = sum
     }
   }

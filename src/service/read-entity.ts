@@ -115,7 +115,7 @@ async function readPlainEntity(context: ServiceContext, request: ServiceRequest,
     throw new ODataError('NotFound', `${set.name} has no entity with this key`)
   }
   const etag = read.versionIndex < 0 ? undefined : `W/"${String(row[read.versionIndex])}"`
-  const annotations = `"@odata.context":${JSON.stringify(`${request.serviceRoot}$metadata#${set.name}/$entity`)},` + (etag === undefined ? '' : `"@odata.etag":${JSON.stringify(etag)},`)
+  const annotations = `"@odata.context":${JSON.stringify(`${request.serviceRoot}$metadata#${set.name}/$entity`)},${etag === undefined ? '' : `"@odata.etag":${JSON.stringify(etag)},`}`
   const format = jsonFormat(request)
   sink.sendJson(200, read.writer.write(row, annotations), responseHeaders(format, etag === undefined ? {} : { ETag: etag }))
 }

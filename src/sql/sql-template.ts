@@ -79,7 +79,7 @@ export function join(fragments: readonly SqlFragment[], separator: string | SqlF
 /** `?, ?, ?`: each value a placeholder (an `IN (…)` list). An empty list is refused: `IN ()` is no SQL. */
 export function list(values: readonly unknown[]): SqlFragment {
   if (values.length === 0) throw new Error('an empty value list')
-  return new SqlFragment('?' + ', ?'.repeat(values.length - 1), values.slice())
+  return new SqlFragment(`?${', ?'.repeat(values.length - 1)}`, values.slice())
 }
 
 /**
@@ -89,7 +89,7 @@ export function list(values: readonly unknown[]): SqlFragment {
  */
 export function rowValues(rows: readonly (readonly unknown[])[], width: number): SqlFragment {
   if (rows.length === 0 || width === 0) throw new Error('an empty VALUES list')
-  const group = '(?' + ', ?'.repeat(width - 1) + ')'
+  const group = `(?${', ?'.repeat(width - 1)})`
   const parameters = new Array<unknown>(rows.length * width)
   let at = 0
   for (let r = 0; r < rows.length; r++) {
@@ -97,7 +97,7 @@ export function rowValues(rows: readonly (readonly unknown[])[], width: number):
     if (row.length !== width) throw new Error(`a row of ${row.length} values for ${width} columns`)
     for (let c = 0; c < width; c++) parameters[at++] = row[c]
   }
-  return new SqlFragment(group + (', ' + group).repeat(rows.length - 1), parameters)
+  return new SqlFragment(group + (`, ${group}`).repeat(rows.length - 1), parameters)
 }
 
 /** A compiled query (text and parameters) as a fragment. */

@@ -206,7 +206,7 @@ if (cluster.unavailable !== undefined) {
         `round ${round}: both copies answered 201 (${answers.map((a) => a.text.slice(0, 120)).join(' / ')})`,
       )
       t.equal(answers[0]!.json().Ref_Key, answers[1]!.json().Ref_Key, `round ${round}: one entity for both`)
-      const key = '3c3c3c3c-0000-4000-8000-' + String(round).padStart(12, '0')
+      const key = `3c3c3c3c-0000-4000-8000-${String(round).padStart(12, '0')}`
       const keyed = JSON.stringify({ Ref_Key: key, Code: `K-${round}`, Description: 'If-None-Match' })
       const created = await Promise.all(processes.map((p) => rawRequest(p.port, 'POST', `${root}Catalog_Warehouses`, { headers: { ...auth, 'If-None-Match': '*' }, body: keyed })))
       t.same(

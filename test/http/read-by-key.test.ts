@@ -64,7 +64,7 @@ t.test('information register records, Cyrillic names percent-encoded, SurrogateK
   const path = `${encodeURIComponent('InformationRegister_КурсыВалют')}(Period=datetime'${rate.Period.replace(' ', 'T')}',${encodeURIComponent('Валюта')}='USD')`
   const response = await get(path)
   t.equal(response.status, 200)
-  t.equal(response.json()['Курс'], Number(rate['Курс']))
+  t.equal(response.json().Курс, Number(rate.Курс))
   t.match(response.json()['@odata.context'], /InformationRegister_КурсыВалют\/\$entity$/)
 
   await service.database.pool.query("INSERT INTO ir_Settings (SurrogateKey, Value) VALUES (0, 'on')")

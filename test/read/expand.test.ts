@@ -22,7 +22,7 @@ t.test('references: the target entity, null for an empty one, nested $select and
     { LineNumber: 1, Product: { Code: '001' }, Warehouse: { Code: '01' } },
     { LineNumber: 2, Product: { Code: '003' }, Warehouse: { Code: '01' } },
   ])
-  const filtered = await service.values("Document_GoodsReceipt_Goods?$select=LineNumber&$expand=Product($filter=Unit eq 'kg';$select=Code)&$filter=Ref_Key eq " + R.first)
+  const filtered = await service.values(`Document_GoodsReceipt_Goods?$select=LineNumber&$expand=Product($filter=Unit eq 'kg';$select=Code)&$filter=Ref_Key eq ${R.first}`)
   t.same(filtered, [{ LineNumber: 1, Product: null }, { LineNumber: 2, Product: null }, { LineNumber: 3, Product: { Code: '003' } }], 'a nested $filter on a reference: null when it does not hold')
 })
 

@@ -14,7 +14,7 @@ export const file = (name: string, text: string) => {
   writeFileSync(join(dir, name), text)
   return join(dir, name)
 }
-export const ndjson = (rows: unknown[]) => rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n'
+export const ndjson = (rows: unknown[]) => `${rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n')}\n`
 
 /** Exit code 0; what the tool wrote on stderr only when not. */
 export function exitedCleanly(t: Test, run: { code: number | null; stderr: string }): void {

@@ -2,7 +2,7 @@
 // a pooled random source, a JSON batch body handed over parsed, bodies that cannot bind skipped by the
 // plan, entity writers kept per property list.
 import t from 'tap'
-import { ODataError } from '../../src/errors.js'
+import type { ODataError } from '../../src/errors.js'
 import { mayBind } from '../../src/batch/plan/plan-batch.js'
 import { loadModel } from '../../src/model/load-model.js'
 import { createEntityWriter, entityWriterFor } from '../../src/respond/entity-writer.js'

@@ -347,7 +347,7 @@ export class GuardedJsonScanner {
 
   private closeContainer(data: Buffer, captureFrom: number, position: number, kind: Container): void {
     if (this.depth === 0 || this.containers[this.depth] !== kind) {
-      throw this.unexpected(data[position], position, 'the end of the open ' + (this.containers[this.depth] === Container.Object ? 'object' : 'array'))
+      throw this.unexpected(data[position], position, `the end of the open ${this.containers[this.depth] === Container.Object ? 'object' : 'array'}`)
     }
     this.depth--
     if (this.depth === 1 && this.insideRequests) this.insideRequests = false

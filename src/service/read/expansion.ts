@@ -126,7 +126,7 @@ export class Expansion {
     if (rows !== undefined) {
       for (let i = 0; i < rows.length; i++) text += (i === 0 ? '' : ',') + writeObject(this.child, rows[i]!)
     }
-    return text + ']'
+    return `${text}]`
   }
 }
 

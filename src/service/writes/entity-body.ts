@@ -18,7 +18,7 @@ import { invalidValue, storedValue } from './body-values.js'
 
 export type JsonObject = Record<string, unknown>
 
-const hasOwn = (object: JsonObject, name: string) => Object.prototype.hasOwnProperty.call(object, name)
+const hasOwn = (object: JsonObject, name: string) => Object.hasOwn(object, name)
 
 function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -7,7 +7,7 @@
 // - `executeWrite` is the same operation inside a transaction the caller owns: `$batch` runs each
 //   operation of a change set through it, on the batch's connection, inside
 //   `runInTransaction(connection, work)`, and sends the results when the set has committed.
-import { errorBody, isODataError, ODataError } from '../../errors.js'
+import { errorBody, isODataError, type ODataError } from '../../errors.js'
 import { logger } from '../../log/logger.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { runInTransaction, type Transaction } from '../../store/transaction.js'

@@ -65,7 +65,7 @@ export function entityResult(request: ServiceRequest, format: JsonFormat, option
       for (let i = 0; i < expanded.rows.length; i++) rows += (i === 0 ? '' : ',') + writer.write(expanded.rows[i]!)
       navigations += `,${JSON.stringify(expanded.name)}:[${rows}]`
     }
-    body = body.slice(0, -1) + navigations + '}'
+    body = `${body.slice(0, -1) + navigations}}`
   }
   return { status: options.status, headers: responseHeaders(format, headers), body }
 }

@@ -28,7 +28,7 @@ export class RangeSet {
   }
 
   add(from: number, to = from): void {
-    let i = this.find(from - 1)
+    const i = this.find(from - 1)
     let start = from
     let end = to
     let remove = 0

@@ -1,7 +1,7 @@
 // Consecutive creates and their Posts in one change set are written with multi-row INSERTs; every
 // observable result must be what one-by-one execution gives, and anything unusual falls back to it.
 import t from 'tap'
-import { type JsonValue } from '../../../src/batch/intake/index.js'
+import type { JsonValue } from '../../../src/batch/intake/index.js'
 import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
 import { recomputeTotals } from '../../../src/store/totals.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'

@@ -1,7 +1,7 @@
 // Batches that write: what was and was not committed, read back from the database (service.md §4.4
 // rules 3, 5, 6, 8; §7 rows 424 and 500; decisions.md §7).
 import t from 'tap'
-import { type JsonValue } from '../../../src/batch/intake/index.js'
+import type { JsonValue } from '../../../src/batch/intake/index.js'
 import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
