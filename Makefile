@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: run test bench bench-full fuzz build install db clean cluster cluster-stop cluster-test
+.PHONY: lint format run test bench bench-full fuzz build install db clean cluster cluster-stop cluster-test
 
 install: node_modules/.package-lock.json
 
@@ -14,6 +14,14 @@ build: install
 	$(NODE_BIN)/tsc -p tsconfig.json
 	node scripts/prune-build.mjs
 
+# The linter and the formatter (Biome, biome.jsonc) over the whole tree: code that is not formatted, or that
+# breaks a rule, fails `make test`. `make format` formats it.
+lint: install
+	$(NODE_BIN)/biome ci --colors=off .
+
+format: install
+	$(NODE_BIN)/biome check --write .
+
 db: install
 	bash scripts/ensure-mysql.sh
 
@@ -21,7 +29,7 @@ run: build db
 	node build/src/cli.js serve
 
 # The pipeline order first (pipeline-order.config.mjs): no import points back up.
-test: build db
+test: build db lint
 	node scripts/check-pipeline-order.mjs
 	node scripts/run-tests.mjs
 

@@ -28,6 +28,6 @@ export const exceptions = [
   {
     from: 'src/errors.ts',
     to: 'src/store/database-failures.ts',
-    why: 'toODataError tells lock timeouts and an unreachable database by the driver\'s codes; the codes can move below store',
+    why: "toODataError tells lock timeouts and an unreachable database by the driver's codes; the codes can move below store",
   },
 ]

@@ -35,22 +35,40 @@ function item(): Record<string, string> {
 }
 
 function batch(format: 'json' | 'multipart'): BuiltBatch {
-  const operations: OperationSpec[] = Array.from({ length: OPERATIONS }, (_, i) => ({ id: String(i + 1), method: 'POST', url: 'Catalog_Products', headers: { 'Content-Type': 'application/json' }, body: item(), atomicityGroup: 'g' }))
+  const operations: OperationSpec[] = Array.from({ length: OPERATIONS }, (_, i) => ({
+    id: String(i + 1),
+    method: 'POST',
+    url: 'Catalog_Products',
+    headers: { 'Content-Type': 'application/json' },
+    body: item(),
+    atomicityGroup: 'g',
+  }))
   return format === 'json' ? buildJsonBatch(operations) : buildMultipartBatch(operations)
 }
 
 function post(agent: http.Agent, port: number, built: BuiltBatch): Promise<void> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v4/$batch', agent, headers: { Authorization: 'Bearer bench-token', 'Content-Type': built.contentType, 'Content-Length': built.body.length } }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (c: Buffer) => chunks.push(c))
-      response.on('end', () => {
-        const text = Buffer.concat(chunks).toString()
-        const created = text.split(format(built) === 'json' ? '"status":201' : 'HTTP/1.1 201 Created').length - 1
-        if (response.statusCode !== 200 || created !== OPERATIONS) reject(new Error(`batch failed: ${response.statusCode} ${text.slice(0, 300)}`))
-        else resolve()
-      })
-    })
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/api/v4/$batch',
+        agent,
+        headers: { Authorization: 'Bearer bench-token', 'Content-Type': built.contentType, 'Content-Length': built.body.length },
+      },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (c: Buffer) => chunks.push(c))
+        response.on('end', () => {
+          const text = Buffer.concat(chunks).toString()
+          const created = text.split(format(built) === 'json' ? '"status":201' : 'HTTP/1.1 201 Created').length - 1
+          if (response.statusCode !== 200 || created !== OPERATIONS)
+            reject(new Error(`batch failed: ${response.statusCode} ${text.slice(0, 300)}`))
+          else resolve()
+        })
+      },
+    )
     request.on('error', reject)
     request.end(built.body)
   })
@@ -59,7 +77,12 @@ function post(agent: http.Agent, port: number, built: BuiltBatch): Promise<void>
 const format = (built: BuiltBatch) => (built.boundary === undefined ? 'json' : 'multipart')
 
 /** Operations per second and CPU microseconds per operation of the server on `port`. */
-async function measure(server: ServerProcess, port: number, kind: 'json' | 'multipart', seconds: number): Promise<{ operationsPerSecond: number; cpuPerOperation: number }> {
+async function measure(
+  server: ServerProcess,
+  port: number,
+  kind: 'json' | 'multipart',
+  seconds: number,
+): Promise<{ operationsPerSecond: number; cpuPerOperation: number }> {
   const bodies = Array.from({ length: Math.ceil(seconds * 600) + CLIENTS }, () => batch(kind))
   let next = 0
   let operations = 0
@@ -101,7 +124,10 @@ async function direct(direct: Pool, seconds: number): Promise<number> {
       try {
         while (process.hrtime.bigint() < deadline && next < batches.length) {
           await connection.beginTransaction()
-          await connection.query('INSERT INTO `c_Products` (`Ref_Key`, `DataVersion`, `DeletionMark`, `Code`, `Description`, `Article`, `Unit`) VALUES ?', [batches[next++]!])
+          await connection.query(
+            'INSERT INTO `c_Products` (`Ref_Key`, `DataVersion`, `DeletionMark`, `Code`, `Description`, `Article`, `Unit`) VALUES ?',
+            [batches[next++]!],
+          )
           await connection.commit()
           operations += OPERATIONS
         }
@@ -136,7 +162,15 @@ try {
       bareCpuMicrosecondsPerOperation: bareCpu,
       bareRuns: [bareBefore.operationsPerSecond, bareAfter.operationsPerSecond],
     }
-    printResult({ benchmark: `batch-creates ${kind}`, figure: measured.operationsPerSecond, unit: 'operations/s', baseline, baselineName: 'bare uWS handler, same work', target: 0.7, extra })
+    printResult({
+      benchmark: `batch-creates ${kind}`,
+      figure: measured.operationsPerSecond,
+      unit: 'operations/s',
+      baseline,
+      baselineName: 'bare uWS handler, same work',
+      target: 0.7,
+      extra,
+    })
     console.log(
       `  ${kind}: ratio to mysql2 multi-row INSERTs (${mysql.toFixed(0)} operations/s) ${extra.ratioToMysql2.toFixed(2)}; ` +
         `CPU per operation: service ${measured.cpuPerOperation.toFixed(1)} µs, bare handler ${bareCpu.toFixed(1)} µs`,

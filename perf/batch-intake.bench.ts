@@ -60,7 +60,13 @@ function sampleOperations(count: number): OperationSpec[] {
         }
       : index % 10 < 3
         ? { method: 'GET', url: `Document_Invoice?$filter=Number%20eq%20'INV-${index}'&$top=10`, headers: { Accept: 'application/json' } }
-        : { method: 'PATCH', url: `Document_Invoice(guid'6f1e2d3c-0000-4000-8000-${String(index).padStart(12, '0')}')`, headers: { 'Content-Type': 'application/json', 'If-Match': '*' }, body, id: String(index) }
+        : {
+            method: 'PATCH',
+            url: `Document_Invoice(guid'6f1e2d3c-0000-4000-8000-${String(index).padStart(12, '0')}')`,
+            headers: { 'Content-Type': 'application/json', 'If-Match': '*' },
+            body,
+            id: String(index),
+          }
     operations.push(operation)
   }
   return operations
@@ -183,24 +189,42 @@ const needle = Buffer.from(`\r\n--${boundary}`, 'latin1')
 let delimiters = 0
 const indexOfScan = (): void => {
   delimiters = 0
-  for (let position = multipart.body.indexOf(needle); position !== -1; position = multipart.body.indexOf(needle, position + needle.length)) {
+  for (
+    let position = multipart.body.indexOf(needle);
+    position !== -1;
+    position = multipart.body.indexOf(needle, position + needle.length)
+  ) {
     delimiters++
   }
 }
 const streamSearchScan = (): void => {
   const search = new StreamSearch(needle, () => undefined)
-  for (let offset = 0; offset < multipart.body.length; offset += CHUNK_BYTES) search.push(multipart.body.subarray(offset, offset + CHUNK_BYTES))
+  for (let offset = 0; offset < multipart.body.length; offset += CHUNK_BYTES)
+    search.push(multipart.body.subarray(offset, offset + CHUNK_BYTES))
 }
 const bytes = multipart.body.length
 const intakeAsItIs = compare(() => feed(createMultipartIntake({ boundary, limits }), multipart.body), indexOfScan)
 report('multipart intake', bytes, intakeAsItIs, 'Buffer.indexOf scan')
-report('  refusal path (count only)', bytes, compare(() => feedRefused(multipart.body), indexOfScan), 'Buffer.indexOf scan', 0.5)
-report('  countTopLevelParts', bytes, compare(() => countTopLevelParts(multipart.body, boundary), indexOfScan), 'Buffer.indexOf scan', 0.5)
+report(
+  '  refusal path (count only)',
+  bytes,
+  compare(() => feedRefused(multipart.body), indexOfScan),
+  'Buffer.indexOf scan',
+  0.5,
+)
+report(
+  '  countTopLevelParts',
+  bytes,
+  compare(() => countTopLevelParts(multipart.body, boundary), indexOfScan),
+  'Buffer.indexOf scan',
+  0.5,
+)
 report('  streamsearch scan alone', bytes, compare(streamSearchScan, indexOfScan), 'Buffer.indexOf scan', 0.5)
 
 // The intake with streamsearch as its delimiter search against the intake as it is, rounds alternating.
 // Both must give the same document, cut into the same chunks.
-const chunksOf = (body: Buffer): Buffer[] => Array.from({ length: Math.ceil(body.length / CHUNK_BYTES) }, (_, index) => body.subarray(index * CHUNK_BYTES, (index + 1) * CHUNK_BYTES))
+const chunksOf = (body: Buffer): Buffer[] =>
+  Array.from({ length: Math.ceil(body.length / CHUNK_BYTES) }, (_, index) => body.subarray(index * CHUNK_BYTES, (index + 1) * CHUNK_BYTES))
 const verdictWith = (streamSearch: boolean): string => {
   searchDelimitersWithStreamSearch(streamSearch)
   try {
@@ -226,14 +250,26 @@ console.log(
 // head byte by byte and builds one small object per operation (its strings and body view are made when
 // read). JSON.parse of the same operations as a JSON batch builds every value at once: it shows what
 // reading the document costs by comparison.
-const documentBuilding = compare(() => feed(createMultipartIntake({ boundary, limits }), multipart.body), () => JSON.parse(json.body.toString('utf8')))
+const documentBuilding = compare(
+  () => feed(createMultipartIntake({ boundary, limits }), multipart.body),
+  () => JSON.parse(json.body.toString('utf8')),
+)
 console.log(
   `  multipart intake ${documentBuilding.ours.toFixed(1)} ms against JSON.parse of the same operations as JSON ` +
     `${documentBuilding.baseline.toFixed(1)} ms (ratio ${documentBuilding.ratio.toFixed(2)})`,
 )
 
 // JSON against JSON.parse.
-report('JSON intake', json.body.length, compare(() => feed(createJsonIntake({ limits }), json.body), () => JSON.parse(json.body.toString('utf8'))), 'JSON.parse', 0.15)
+report(
+  'JSON intake',
+  json.body.length,
+  compare(
+    () => feed(createJsonIntake({ limits }), json.body),
+    () => JSON.parse(json.body.toString('utf8')),
+  ),
+  'JSON.parse',
+  0.15,
+)
 
 console.log(
   `\npeak memory growth while ingesting: multipart ${multipartMemory.toFixed(2)}× the body; ` +

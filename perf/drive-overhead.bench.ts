@@ -28,7 +28,12 @@ function ingest(port: number) {
         set: 'Document_GoodsReceipt',
         documents: 50,
         post: true,
-        body: { Number: 'DRIVE', Date: '2025-06-01T10:00:00Z', Comment: 'drive', Goods: Array.from({ length: 10 }, () => ({ Quantity: 5, Price: 10, Amount: 50 })) },
+        body: {
+          Number: 'DRIVE',
+          Date: '2025-06-01T10:00:00Z',
+          Comment: 'drive',
+          Goods: Array.from({ length: 10 }, () => ({ Quantity: 5, Price: 10, Amount: 50 })),
+        },
       },
     ],
   })
@@ -59,7 +64,8 @@ try {
 } finally {
   stopCanned()
 }
-if (service.totals.errors > 0 || canned.totals.errors > 0) throw new Error(`errors: service ${JSON.stringify(service.errors)}, canned ${JSON.stringify(canned.errors)}`)
+if (service.totals.errors > 0 || canned.totals.errors > 0)
+  throw new Error(`errors: service ${JSON.stringify(service.errors)}, canned ${JSON.stringify(canned.errors)}`)
 printResult({
   benchmark: 'drive overhead (ingest workload against a bare uWS server)',
   figure: canned.totals.operationsPerSecond,
@@ -67,6 +73,12 @@ printResult({
   baseline: service.totals.operationsPerSecond,
   baselineName: 'the service on the same ingest workload',
   target: 5,
-  extra: { driverCpuPercentAgainstCanned: Math.round(canned.driver.cpuPercent), driverCpuPercentAgainstService: Math.round(service.driver.cpuPercent), warnings: canned.warnings },
+  extra: {
+    driverCpuPercentAgainstCanned: Math.round(canned.driver.cpuPercent),
+    driverCpuPercentAgainstService: Math.round(service.driver.cpuPercent),
+    warnings: canned.warnings,
+  },
 })
-console.log(`  the driver used ${Math.round(service.driver.cpuPercent)}% of a core against the service, ${Math.round(canned.driver.cpuPercent)}% against the bare server`)
+console.log(
+  `  the driver used ${Math.round(service.driver.cpuPercent)}% of a core against the service, ${Math.round(canned.driver.cpuPercent)}% against the bare server`,
+)

@@ -69,7 +69,8 @@ function memory(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return match ? Number(match[1]) * 1024 : NaN
 }
 
-const requestBytes = (path: string, extra = '') => Buffer.from(`GET ${ROOT}${path} HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nAuthorization: ${AUTHORIZATION}\r\n${extra}\r\n`)
+const requestBytes = (path: string, extra = '') =>
+  Buffer.from(`GET ${ROOT}${path} HTTP/1.1\r\nHost: 127.0.0.1:${PORT}\r\nAuthorization: ${AUTHORIZATION}\r\n${extra}\r\n`)
 const ROW_MARK = Buffer.from('{"Recorder":"')
 const END_OF_CHUNKS = Buffer.from('\r\n0\r\n\r\n')
 
@@ -128,20 +129,30 @@ function firstByte(path: string): Promise<number> {
 function fetchPage(pathAndQuery: string): Promise<{ ms: number; rows: number; next: string | undefined }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint()
-    const request = http.request({ host: '127.0.0.1', port: PORT, path: pathAndQuery, agent: false, headers: { Authorization: AUTHORIZATION, Prefer: 'odata.maxpagesize=5000' } }, (response) => {
-      const chunks: Buffer[] = []
-      response.on('data', (chunk: Buffer) => chunks.push(chunk))
-      response.on('end', () => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6
-        const body = Buffer.concat(chunks)
-        if (response.statusCode !== 200) return reject(new Error(`${pathAndQuery}: ${response.statusCode} ${body.subarray(0, 300).toString()}`))
-        let rows = 0
-        for (let at = body.indexOf(ROW_MARK); at >= 0; at = body.indexOf(ROW_MARK, at + ROW_MARK.length)) rows++
-        const tail = body.subarray(Math.max(0, body.length - 2048)).toString('utf8')
-        const match = /"@odata\.nextLink":"([^"]+)"\}$/.exec(tail)
-        resolve({ ms, rows, next: match ? match[1]!.slice(match[1]!.indexOf(ROOT)) : undefined })
-      })
-    })
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        path: pathAndQuery,
+        agent: false,
+        headers: { Authorization: AUTHORIZATION, Prefer: 'odata.maxpagesize=5000' },
+      },
+      (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () => {
+          const ms = Number(process.hrtime.bigint() - started) / 1e6
+          const body = Buffer.concat(chunks)
+          if (response.statusCode !== 200)
+            return reject(new Error(`${pathAndQuery}: ${response.statusCode} ${body.subarray(0, 300).toString()}`))
+          let rows = 0
+          for (let at = body.indexOf(ROW_MARK); at >= 0; at = body.indexOf(ROW_MARK, at + ROW_MARK.length)) rows++
+          const tail = body.subarray(Math.max(0, body.length - 2048)).toString('utf8')
+          const match = /"@odata\.nextLink":"([^"]+)"\}$/.exec(tail)
+          resolve({ ms, rows, next: match ? match[1]!.slice(match[1]!.indexOf(ROOT)) : undefined })
+        })
+      },
+    )
     request.on('error', reject)
     request.end()
   })
@@ -168,9 +179,26 @@ try {
   const after = await baselineRowsPerSecond()
   const baseline = (before + after) / 2
   const serviceRowsPerSecond = measured.rows / measured.seconds
-  printResult({ benchmark: 'export-records', figure: serviceRowsPerSecond, unit: 'rows/s', baseline, baselineName: 'raw mysql2 stream + JSON.stringify, same SQL', target: 0.7, extra: { rows: measured.rows, seconds: measured.seconds } })
+  printResult({
+    benchmark: 'export-records',
+    figure: serviceRowsPerSecond,
+    unit: 'rows/s',
+    baseline,
+    baselineName: 'raw mysql2 stream + JSON.stringify, same SQL',
+    target: 0.7,
+    extra: { rows: measured.rows, seconds: measured.seconds },
+  })
   const growthMB = (measured.rssPeak - measured.rssBefore) / 1048576
-  printResult({ benchmark: 'export-records-memory', figure: Math.max(growthMB, 0.01), unit: 'MB', baseline: 100, baselineName: 'limit; figure: peak RSS growth during the export', target: 1, lowerIsBetter: true, extra: { rssBeforeMB: measured.rssBefore / 1048576, rssPeakMB: measured.rssPeak / 1048576, vmHwmMB: memory(pid, 'VmHWM') / 1048576 } })
+  printResult({
+    benchmark: 'export-records-memory',
+    figure: Math.max(growthMB, 0.01),
+    unit: 'MB',
+    baseline: 100,
+    baselineName: 'limit; figure: peak RSS growth during the export',
+    target: 1,
+    lowerIsBetter: true,
+    extra: { rssBeforeMB: measured.rssBefore / 1048576, rssPeakMB: measured.rssPeak / 1048576, vmHwmMB: memory(pid, 'VmHWM') / 1048576 },
+  })
 
   // 2. Paged export: follow every link, then time the first and the last page again, alternately.
   const firstPath = `${ROOT}${SET}`
@@ -209,9 +237,18 @@ try {
     baselineName: 'first page; figure: the slower of the last full page and the last page',
     target: 0.5,
     lowerIsBetter: true,
-    extra: { pages, rows: pagedRows, seconds: pagedSeconds, lastFullPageMs: median(lastFullTimes), lastPageMs: median(lastTimes), lastPageRows: lastRows },
+    extra: {
+      pages,
+      rows: pagedRows,
+      seconds: pagedSeconds,
+      lastFullPageMs: median(lastFullTimes),
+      lastPageMs: median(lastTimes),
+      lastPageRows: lastRows,
+    },
   })
-  console.log(`  paged export: ${pages} pages in ${pagedSeconds.toFixed(1)} s; first page ${median(firstTimes).toFixed(1)} ms, last full page ${median(lastFullTimes).toFixed(1)} ms, last page (${lastRows} rows) ${median(lastTimes).toFixed(1)} ms`)
+  console.log(
+    `  paged export: ${pages} pages in ${pagedSeconds.toFixed(1)} s; first page ${median(firstTimes).toFixed(1)} ms, last full page ${median(lastFullTimes).toFixed(1)} ms, last page (${lastRows} rows) ${median(lastTimes).toFixed(1)} ms`,
+  )
 
   // 3. Time to the first byte: the whole export against ten rows. A pause after each, so that the
   // abandoned export's query has ended on the server before the next request is timed.
@@ -226,7 +263,15 @@ try {
     fullTimes.push(await firstByte(SET))
     await pause()
   }
-  printResult({ benchmark: 'export-records-first-byte', figure: median(fullTimes), unit: 'ms', baseline: median(tenTimes), baselineName: 'first byte of a ten-row read; figure: of the whole export', target: 1 / 3, lowerIsBetter: true })
+  printResult({
+    benchmark: 'export-records-first-byte',
+    figure: median(fullTimes),
+    unit: 'ms',
+    baseline: median(tenTimes),
+    baselineName: 'first byte of a ten-row read; figure: of the whole export',
+    target: 1 / 3,
+    lowerIsBetter: true,
+  })
 } finally {
   service.kill()
 }

@@ -49,7 +49,12 @@ async function codes(table: string): Promise<{ key: string; code: string }[]> {
   return (rows as { Ref_Key: string; Code: string }[]).map((r) => ({ key: r.Ref_Key, code: r.Code }))
 }
 
-const catalogs = async () => ({ warehouses: await codes('c_Warehouses'), products: await codes('c_Products'), counterparties: await codes('c_Counterparties'), organizations: await codes('c_Организации') })
+const catalogs = async () => ({
+  warehouses: await codes('c_Warehouses'),
+  products: await codes('c_Products'),
+  counterparties: await codes('c_Counterparties'),
+  organizations: await codes('c_Организации'),
+})
 type Catalogs = Awaited<ReturnType<typeof catalogs>>
 
 function documentOf(c: Catalogs, i: number, by: 'code' | 'key'): Record<string, unknown> {
@@ -63,14 +68,20 @@ function documentOf(c: Catalogs, i: number, by: 'code' | 'key'): Record<string, 
     [`Counterparty${suffix}`]: ref(pick(c.counterparties, i)),
     [`Organization${suffix}`]: ref(pick(c.organizations, i)),
     Comment: 'bench',
-    Goods: Array.from({ length: ROWS }, (_, j) => ({ [`Product${suffix}`]: ref(pick(c.products, i * 7 + j)), Quantity: 5, Price: 10, Amount: 50 })),
+    Goods: Array.from({ length: ROWS }, (_, j) => ({
+      [`Product${suffix}`]: ref(pick(c.products, i * 7 + j)),
+      Quantity: 5,
+      Price: 10,
+      Amount: 50,
+    })),
   }
 }
 
 async function writeInput(c: Catalogs, path: string): Promise<void> {
   const out = createWriteStream(path)
   for (let i = 1; i <= DOCUMENTS; i++) {
-    if (!out.write(`${JSON.stringify(documentOf(c, i, 'code'))}\n`)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
+    if (!out.write(`${JSON.stringify(documentOf(c, i, 'code'))}\n`))
+      await new Promise<void>((resolve) => out.once('drain', () => resolve()))
   }
   await new Promise<void>((resolve) => out.end(() => resolve()))
 }
@@ -95,7 +106,13 @@ function cpuSeconds(pid: number): number {
 
 async function startService(): Promise<() => void> {
   const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: { ...process.env, DATABASE_URL: `mysql://${address.user}${address.password ? `:${address.password}` : ''}@${address.host}:${address.port}/${address.database}`, PORT: String(PORT), SEED_SCALE: '0.1', LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      DATABASE_URL: `mysql://${address.user}${address.password ? `:${address.password}` : ''}@${address.host}:${address.port}/${address.database}`,
+      PORT: String(PORT),
+      SEED_SCALE: '0.1',
+      LOG_LEVEL: 'silent',
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   await new Promise<void>((resolve, reject) => {
@@ -110,11 +127,37 @@ async function startService(): Promise<() => void> {
   return () => child.kill()
 }
 
-async function load(input: string, work: string): Promise<{ rowsPerSecond: number; early: number; peak: number; summary: Record<string, unknown>; cpuShare: number }> {
+async function load(
+  input: string,
+  work: string,
+): Promise<{ rowsPerSecond: number; early: number; peak: number; summary: Record<string, unknown>; cpuShare: number }> {
   const started = process.hrtime.bigint()
-  const child = spawn(process.execPath, ['build/src/cli.js', 'load', input, '--set', 'Document_GoodsReceipt', '--post', '--url', `http://127.0.0.1:${PORT}/api/v4/`, '--token', 'bench-token', '--concurrency', process.env.BENCH_LOAD_CONCURRENCY ?? '8', '--format', process.env.BENCH_LOAD_FORMAT ?? 'multipart', '--checkpoint', join(work, 'load.checkpoint'), '--rejects', join(work, 'load.rejects')], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  })
+  const child = spawn(
+    process.execPath,
+    [
+      'build/src/cli.js',
+      'load',
+      input,
+      '--set',
+      'Document_GoodsReceipt',
+      '--post',
+      '--url',
+      `http://127.0.0.1:${PORT}/api/v4/`,
+      '--token',
+      'bench-token',
+      '--concurrency',
+      process.env.BENCH_LOAD_CONCURRENCY ?? '8',
+      '--format',
+      process.env.BENCH_LOAD_FORMAT ?? 'multipart',
+      '--checkpoint',
+      join(work, 'load.checkpoint'),
+      '--rejects',
+      join(work, 'load.rejects'),
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  )
   const samples: { at: number; mb: number }[] = []
   let cpu = 0
   const sampler = setInterval(() => {
@@ -155,9 +198,20 @@ async function direct(c: Catalogs): Promise<number> {
           const movements = new Map<string, { columns: string[]; rows: unknown[][] }>()
           for (let i = first + 1; i <= Math.min(first + perBatch, DOCUMENTS); i++) {
             const body = documentOf(c, DOCUMENTS + i, 'key')
-            const values: Record<string, unknown> = { ...body, Ref_Key: randomUUID(), DataVersion: '1', DeletionMark: 0, Posted: 1, Date: '2025-06-01 10:00:00' }
+            const values: Record<string, unknown> = {
+              ...body,
+              Ref_Key: randomUUID(),
+              DataVersion: '1',
+              DeletionMark: 0,
+              Posted: 1,
+              Date: '2025-06-01 10:00:00',
+            }
             documents.push(documentSet.properties.map((p) => values[p.name] ?? null))
-            const goods: Record<string, unknown>[] = (body.Goods as Record<string, unknown>[]).map((row, j) => ({ ...row, Ref_Key: values.Ref_Key, LineNumber: j + 1 }))
+            const goods: Record<string, unknown>[] = (body.Goods as Record<string, unknown>[]).map((row, j) => ({
+              ...row,
+              Ref_Key: values.Ref_Key,
+              LineNumber: j + 1,
+            }))
             for (const row of goods) rows.push(rowSet.properties.map((p) => row[p.name]))
             for (const register of computeMovements(plan, { document: values, tableParts: { Goods: goods } })) {
               const entry = movements.get(register.recordTypeSet.table) ?? { columns: register.columns.map((col) => col.column), rows: [] }
@@ -166,9 +220,15 @@ async function direct(c: Catalogs): Promise<number> {
             }
           }
           await connection.beginTransaction()
-          await connection.query(`INSERT INTO ${q(documentSet.table)} (${documentSet.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`, [documents])
-          await connection.query(`INSERT INTO ${q(rowSet.table)} (${rowSet.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`, [rows])
-          for (const [table, entry] of movements) await connection.query(`INSERT INTO ${q(table)} (${entry.columns.map(q).join(', ')}) VALUES ?`, [entry.rows])
+          await connection.query(
+            `INSERT INTO ${q(documentSet.table)} (${documentSet.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`,
+            [documents],
+          )
+          await connection.query(`INSERT INTO ${q(rowSet.table)} (${rowSet.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`, [
+            rows,
+          ])
+          for (const [table, entry] of movements)
+            await connection.query(`INSERT INTO ${q(table)} (${entry.columns.map(q).join(', ')}) VALUES ?`, [entry.rows])
           await connection.query(
             "INSERT INTO `ar_Stock__totals` (`Period`, `Warehouse_Key`, `Product_Key`, `Quantity`, `Amount`) SELECT '2025-06-01', `Warehouse_Key`, `Product_Key`, SUM(`Quantity`), SUM(`Amount`) FROM `ar_Stock` WHERE `Recorder` IN (?) GROUP BY `Warehouse_Key`, `Product_Key` ON DUPLICATE KEY UPDATE `Quantity` = `ar_Stock__totals`.`Quantity` + VALUES(`Quantity`), `Amount` = `ar_Stock__totals`.`Amount` + VALUES(`Amount`)",
             [documents.map((d) => d[0])],
@@ -202,7 +262,9 @@ try {
     extra: { loaderMemoryEarlyMB: Math.round(loaded.early), loaderMemoryPeakMB: Math.round(loaded.peak), batches: loaded.summary.batches },
   })
   console.log(`  the loader used ${Math.round(loaded.cpuShare * 100)}% of a core`)
-  console.log(`  loader memory: ${Math.round(loaded.early)} MB in the first fifth of the load, ${Math.round(loaded.peak)} MB at its peak (input ${DOCUMENTS * ROWS} rows)`)
+  console.log(
+    `  loader memory: ${Math.round(loaded.early)} MB in the first fifth of the load, ${Math.round(loaded.peak)} MB at its peak (input ${DOCUMENTS * ROWS} rows)`,
+  )
 } finally {
   stop()
   await pool().end()

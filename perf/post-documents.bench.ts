@@ -26,7 +26,8 @@ const MARK = 'post-documents bench'
 const DOCUMENTS = ['GoodsReceipt', 'GoodsSale'] as const
 
 const { model, pool: setupPool, address } = await prepareBenchDatabase(1)
-const keysOf = async (table: string) => ((await setupPool.query(`SELECT Ref_Key FROM \`${table}\``))[0] as { Ref_Key: string }[]).map((r) => r.Ref_Key)
+const keysOf = async (table: string) =>
+  ((await setupPool.query(`SELECT Ref_Key FROM \`${table}\``))[0] as { Ref_Key: string }[]).map((r) => r.Ref_Key)
 const catalogs = {
   products: await keysOf('c_Products'),
   warehouses: await keysOf('c_Warehouses'),
@@ -58,7 +59,12 @@ function makeDocument(): BenchDocument {
   const goods = Array.from({ length: ROWS }, () => {
     const quantity = 1 + Math.floor(Math.random() * 100)
     const price = (100 + Math.floor(Math.random() * 99_900)) / 100
-    return { Product_Key: pick(catalogs.products), Quantity: quantity.toFixed(3), Price: price.toFixed(2), Amount: (quantity * price).toFixed(2) }
+    return {
+      Product_Key: pick(catalogs.products),
+      Quantity: quantity.toFixed(3),
+      Price: price.toFixed(2),
+      Amount: (quantity * price).toFixed(2),
+    }
   })
   return { kind, ref: randomUUID(), header, goods }
 }
@@ -73,7 +79,11 @@ function httpRequest(method: string, path: string, body?: string): Buffer {
 }
 
 function documentRequests(document: BenchDocument): [Buffer, Buffer] {
-  const create = JSON.stringify({ Ref_Key: document.ref, ...document.header, Goods: document.goods.map((row) => ({ ...row, Quantity: Number(row.Quantity), Price: Number(row.Price), Amount: Number(row.Amount) })) })
+  const create = JSON.stringify({
+    Ref_Key: document.ref,
+    ...document.header,
+    Goods: document.goods.map((row) => ({ ...row, Quantity: Number(row.Quantity), Price: Number(row.Price), Amount: Number(row.Amount) })),
+  })
   return [httpRequest('POST', `Document_${document.kind}`, create), httpRequest('POST', `Document_${document.kind}(${document.ref})/Post`)]
 }
 
@@ -136,7 +146,9 @@ function runService(port: number, seconds: number): Promise<HttpRun> {
 }
 
 async function measureService(port: number): Promise<number> {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./support/key-read-servers.js', import.meta.url)), ['service', String(port)], { stdio: 'inherit' })
+  const child: ChildProcess = fork(fileURLToPath(new URL('./support/key-read-servers.js', import.meta.url)), ['service', String(port)], {
+    stdio: 'inherit',
+  })
   const stop = () => {
     child.kill()
     process.exit(1)
@@ -169,7 +181,11 @@ const insertSql = (set: EntitySetModel | { table: string; columns: string[] }) =
 }
 
 /** Totals rows of one register's movements, summed in the client: (key columns…, resource deltas…). */
-function totalsRows(registerSet: EntitySetModel, recordTypeSet: EntitySetModel, movements: RegisterMovements): { table: string; columns: string[]; keyCount: number; rows: unknown[][] } | undefined {
+function totalsRows(
+  registerSet: EntitySetModel,
+  recordTypeSet: EntitySetModel,
+  movements: RegisterMovements,
+): { table: string; columns: string[]; keyCount: number; rows: unknown[][] } | undefined {
   const source = registerSet.source
   const index = (name: string) => recordTypeSet.properties.findIndex((p) => p.name === name)
   const month = (row: unknown[]) => `${String(row[index('Period')]).slice(0, 7)}-01`
@@ -183,17 +199,30 @@ function totalsRows(registerSet: EntitySetModel, recordTypeSet: EntitySetModel, 
   if (source.type === 'accumulationRegister' && source.totalsTable) {
     for (const row of movements.rows) {
       const sign = row[index('RecordType')] === 'Receipt' ? 1 : -1
-      add([month(row), ...source.dimensions.map((d) => row[index(d)])], source.resources.map((r) => sign * Number(row[index(r)])))
+      add(
+        [month(row), ...source.dimensions.map((d) => row[index(d)])],
+        source.resources.map((r) => sign * Number(row[index(r)])),
+      )
     }
     const columns = ['Period', ...source.dimensions, ...source.resources]
-    return { table: source.totalsTable, columns, keyCount: columns.length - source.resources.length, rows: [...sums.values()].map((e) => [...e.key, ...e.values.map((v) => v.toFixed(3))]) }
+    return {
+      table: source.totalsTable,
+      columns,
+      keyCount: columns.length - source.resources.length,
+      rows: [...sums.values()].map((e) => [...e.key, ...e.values.map((v) => v.toFixed(3))]),
+    }
   }
   if (source.type === 'accountingRegister') {
     const ext = extDimensionColumns('', source.maxExtDimensions)
     for (const row of movements.rows) {
       for (const side of ['Dr', 'Cr'] as const) {
         const sideExt = extDimensionColumns(side, source.maxExtDimensions)
-        const key = [month(row), row[index(`Account${side}_Key`)], ...sideExt.flatMap((c) => [row[index(c.value)], row[index(c.type)]]), ...source.dimensions.map((d) => row[index(d)])]
+        const key = [
+          month(row),
+          row[index(`Account${side}_Key`)],
+          ...sideExt.flatMap((c) => [row[index(c.value)], row[index(c.type)]]),
+          ...source.dimensions.map((d) => row[index(d)]),
+        ]
         const values = source.resources.flatMap((r) => {
           const value = Number(row[index(recordTypeSet.propertyByName.has(r) ? r : `${r}${side}`)])
           return side === 'Dr' ? [value, 0] : [0, value]
@@ -201,8 +230,19 @@ function totalsRows(registerSet: EntitySetModel, recordTypeSet: EntitySetModel, 
         add(key, values)
       }
     }
-    const columns = ['Period', 'Account_Key', ...ext.flatMap((c) => [c.value, c.type]), ...source.dimensions, ...source.resources.flatMap((r) => [`${r}Dr`, `${r}Cr`])]
-    return { table: source.totalsTable, columns, keyCount: columns.length - 2 * source.resources.length, rows: [...sums.values()].map((e) => [...e.key, ...e.values.map((v) => v.toFixed(3))]) }
+    const columns = [
+      'Period',
+      'Account_Key',
+      ...ext.flatMap((c) => [c.value, c.type]),
+      ...source.dimensions,
+      ...source.resources.flatMap((r) => [`${r}Dr`, `${r}Cr`]),
+    ]
+    return {
+      table: source.totalsTable,
+      columns,
+      keyCount: columns.length - 2 * source.resources.length,
+      rows: [...sums.values()].map((e) => [...e.key, ...e.values.map((v) => v.toFixed(3))]),
+    }
   }
   return undefined
 }
@@ -214,7 +254,14 @@ interface DirectDocument {
 function directDocument(document: BenchDocument): DirectDocument {
   const set = setOf(`Document_${document.kind}`)
   const goodsSet = setOf(`Document_${document.kind}_Goods`)
-  const values: Record<string, unknown> = { Ref_Key: document.ref, DataVersion: 'AAAAAQAAAAA=', DeletionMark: 0, Posted: 1, ...document.header, Date: document.header.Date!.replace('T', ' ') }
+  const values: Record<string, unknown> = {
+    Ref_Key: document.ref,
+    DataVersion: 'AAAAAQAAAAA=',
+    DeletionMark: 0,
+    Posted: 1,
+    ...document.header,
+    Date: document.header.Date!.replace('T', ' '),
+  }
   const goods: EntityValues[] = document.goods.map((row, i) => ({ Ref_Key: document.ref, LineNumber: i + 1, ...row }))
   const statements = [
     { sql: insertSql(set), values: [[set.properties.map((p) => values[p.name])]] },
@@ -224,8 +271,14 @@ function directDocument(document: BenchDocument): DirectDocument {
     statements.push({ sql: insertSql(movements.recordTypeSet), values: [movements.rows] })
     const totals = totalsRows(registerSetOf(model, movements.recordTypeSet), movements.recordTypeSet, movements)
     if (totals) {
-      const update = totals.columns.slice(totals.keyCount).map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`).join(', ')
-      statements.push({ sql: `${insertSql(totals)} ON DUPLICATE KEY UPDATE ${update}`, values: [totals.rows.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))] })
+      const update = totals.columns
+        .slice(totals.keyCount)
+        .map((c) => `${q(c)} = ${q(c)} + VALUES(${q(c)})`)
+        .join(', ')
+      statements.push({
+        sql: `${insertSql(totals)} ON DUPLICATE KEY UPDATE ${update}`,
+        values: [totals.rows.sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1))],
+      })
     }
   }
   return { statements }

@@ -73,11 +73,24 @@ interface Catalog {
 async function catalog(port: number): Promise<Catalog> {
   const connection = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root', database: DATABASE })
   for (let c = 0; c < CLIENTS; c++) {
-    await connection.query("INSERT INTO c_Warehouses (Ref_Key, DataVersion, Code, Description) VALUES (?, '1', ?, 'bench')", [randomUUID(), `W${c}`])
-    for (let p = 0; p < 5; p++) await connection.query("INSERT INTO c_Products (Ref_Key, Code, Description, Article, Unit, DataVersion) VALUES (?, ?, 'bench', '', '', '1')", [randomUUID(), `P${c}-${p}`])
+    await connection.query("INSERT INTO c_Warehouses (Ref_Key, DataVersion, Code, Description) VALUES (?, '1', ?, 'bench')", [
+      randomUUID(),
+      `W${c}`,
+    ])
+    for (let p = 0; p < 5; p++)
+      await connection.query(
+        "INSERT INTO c_Products (Ref_Key, Code, Description, Article, Unit, DataVersion) VALUES (?, ?, 'bench', '', '', '1')",
+        [randomUUID(), `P${c}-${p}`],
+      )
   }
-  const keys = async (table: string) => ((await connection.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code`))[0] as { Ref_Key: string }[]).map((r) => r.Ref_Key)
-  const result = { warehouses: await keys('c_Warehouses'), products: await keys('c_Products'), counterparty: (await keys('c_Counterparties'))[0]!, organization: (await keys('c_Организации'))[0]! }
+  const keys = async (table: string) =>
+    ((await connection.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code`))[0] as { Ref_Key: string }[]).map((r) => r.Ref_Key)
+  const result = {
+    warehouses: await keys('c_Warehouses'),
+    products: await keys('c_Products'),
+    counterparty: (await keys('c_Counterparties'))[0]!,
+    organization: (await keys('c_Организации'))[0]!,
+  }
   await connection.end()
   return result
 }
@@ -87,7 +100,8 @@ function batch(keys: Catalog, workload: Workload, client: number) {
   const posts: OperationSpec[] = []
   for (let d = 0; d < DOCUMENTS_PER_BATCH; d++) {
     const warehouse = workload === 'hot' ? keys.warehouses[0]! : keys.warehouses[1 + (client % (keys.warehouses.length - 1))]!
-    const product = (i: number) => (workload === 'hot' ? keys.products[0]! : keys.products[1 + ((client * 5 + i) % (keys.products.length - 1))]!)
+    const product = (i: number) =>
+      workload === 'hot' ? keys.products[0]! : keys.products[1 + ((client * 5 + i) % (keys.products.length - 1))]!
     creates.push({
       id: `c${d}`,
       method: 'POST',
@@ -119,7 +133,12 @@ interface Measured {
 }
 
 /** Runs the workload through `processes` (clients spread over them) and reads the nodes' counters around it. */
-async function measure(processes: readonly ServiceProcess[], nodePorts: readonly number[], keys: Catalog, workload: Workload): Promise<Measured> {
+async function measure(
+  processes: readonly ServiceProcess[],
+  nodePorts: readonly number[],
+  keys: Catalog,
+  workload: Workload,
+): Promise<Measured> {
   const before = await Promise.all(nodePorts.map(counters))
   let retried = 0
   const started = process.hrtime.bigint()
@@ -194,7 +213,10 @@ try {
   const two = await runConfiguration('two nodes, two processes', [url([n1, n2]), url([n2, n1])], [n1, n2])
   clusterCommand('start-node', '3')
   for (const workload of ['hot', 'spread'] as const) {
-    for (const [name, measured] of [['two-node', two], ['three-node', three]] as const) {
+    for (const [name, measured] of [
+      ['two-node', two],
+      ['three-node', three],
+    ] as const) {
       printResult({
         benchmark: `scale-out ingest, ${name} cluster, ${workload} keys`,
         figure: measured[workload].rowsPerSecond,

@@ -21,12 +21,23 @@ const cleanUp = () => pool.query('DELETE FROM `c_Products` WHERE `Article` = ?',
 await cleanUp()
 
 const basic = `Basic ${Buffer.from('bench:bench').toString('base64')}`
-const reads = keys.map((key) => Buffer.from(`GET /odata/standard.odata/v4/Catalog_Products(guid'${key}') HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic}\r\nAccept: application/json\r\n\r\n`))
+const reads = keys.map((key) =>
+  Buffer.from(
+    `GET /odata/standard.odata/v4/Catalog_Products(guid'${key}') HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${basic}\r\nAccept: application/json\r\n\r\n`,
+  ),
+)
 let serial = 0
 function create(): Buffer {
   serial++
-  const body = JSON.stringify({ Code: `S${String(serial).padStart(10, '0')}`, Description: `Bench item ${serial}`, Article: MARK, Unit: 'pcs' })
-  return Buffer.from(`POST /api/v4/Catalog_Products HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer bench-token\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`)
+  const body = JSON.stringify({
+    Code: `S${String(serial).padStart(10, '0')}`,
+    Description: `Bench item ${serial}`,
+    Article: MARK,
+    Unit: 'pcs',
+  })
+  return Buffer.from(
+    `POST /api/v4/Catalog_Products HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer bench-token\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  )
 }
 
 interface Measured {
@@ -34,16 +45,29 @@ interface Measured {
   readonly cpuPerRequest: number
 }
 
-async function measure(server: ServerProcess, port: number, request: (i: number) => Buffer, status: number, seconds = SECONDS): Promise<Measured> {
+async function measure(
+  server: ServerProcess,
+  port: number,
+  request: (i: number) => Buffer,
+  status: number,
+  seconds = SECONDS,
+): Promise<Measured> {
   const before = await server.cpu()
   const result = await runLoad({ port, connections: CONNECTIONS, seconds, request })
   const cpu = (await server.cpu()) - before
-  if (Object.keys(result.statuses).some((s) => Number(s) !== status)) throw new Error(`port ${port}: unexpected statuses ${JSON.stringify(result.statuses)}`)
+  if (Object.keys(result.statuses).some((s) => Number(s) !== status))
+    throw new Error(`port ${port}: unexpected statuses ${JSON.stringify(result.statuses)}`)
   return { requestsPerSecond: result.requestsPerSecond, cpuPerRequest: cpu / result.requests }
 }
 
 /** Bare, service, bare again; the figure against the mean of the two bare runs. */
-async function compare(name: string, bareServer: [ServerProcess, number], service: [ServerProcess, number], request: (i: number) => Buffer, status: number): Promise<void> {
+async function compare(
+  name: string,
+  bareServer: [ServerProcess, number],
+  service: [ServerProcess, number],
+  request: (i: number) => Buffer,
+  status: number,
+): Promise<void> {
   await measure(...bareServer, request, status, 1) // warm-up
   await measure(...service, request, status, 1)
   const bareBefore = await measure(...bareServer, request, status)
@@ -58,7 +82,12 @@ async function compare(name: string, bareServer: [ServerProcess, number], servic
     baseline,
     baselineName: 'bare uWS handler, same SQL',
     target: 0.7,
-    extra: { connections: CONNECTIONS, serviceCpuMicrosecondsPerRequest: measured.cpuPerRequest, bareCpuMicrosecondsPerRequest: bareCpu, bareRuns: [bareBefore.requestsPerSecond, bareAfter.requestsPerSecond] },
+    extra: {
+      connections: CONNECTIONS,
+      serviceCpuMicrosecondsPerRequest: measured.cpuPerRequest,
+      bareCpuMicrosecondsPerRequest: bareCpu,
+      bareRuns: [bareBefore.requestsPerSecond, bareAfter.requestsPerSecond],
+    },
   })
   console.log(`  CPU per request: service ${measured.cpuPerRequest.toFixed(1)} µs, bare handler ${bareCpu.toFixed(1)} µs`)
 }

@@ -48,7 +48,9 @@ const model = loadModel('config/demo.json')
 const marker = await readSeedMarker(pool).catch(() => undefined)
 if (!marker || marker.scale < SCALE) {
   if (process.env.BENCH_FULL !== '1') {
-    console.log(`virtual-tables: skipped, ${address.database} holds ${marker ? `seed data of scale ${marker.scale}` : 'no seed data'} and needs scale ${SCALE} (ten million movements); \`make bench-full\` seeds it once (an hour or more) and runs it`)
+    console.log(
+      `virtual-tables: skipped, ${address.database} holds ${marker ? `seed data of scale ${marker.scale}` : 'no seed data'} and needs scale ${SCALE} (ten million movements); \`make bench-full\` seeds it once (an hour or more) and runs it`,
+    )
     await pool.end()
     process.exit(3)
   }
@@ -62,7 +64,8 @@ const migrating = Date.now()
 await migrate(pool, model)
 if (Date.now() - migrating > 5000) console.log(`  (totals brought up to date in ${((Date.now() - migrating) / 1000).toFixed(0)} s)`)
 
-const scalar = async (sql: string, values: unknown[] = []) => ((await pool.query({ sql, rowsAsArray: true }, values))[0] as unknown[][])[0]![0]
+const scalar = async (sql: string, values: unknown[] = []) =>
+  ((await pool.query({ sql, rowsAsArray: true }, values))[0] as unknown[][])[0]![0]
 const movements = Number(await scalar('SELECT COUNT(*) FROM ar_Stock'))
 const first = String(await scalar('SELECT MIN(Period) FROM ar_Stock'))
 const last = String(await scalar('SELECT MAX(Period) FROM ar_Stock'))
@@ -74,15 +77,23 @@ const year = String(Number(middle.slice(0, 4)))
 const yearStart = `${year}-01-01 00:00:00`
 const yearEnd = `${year}-12-31 23:59:59`
 const entries = Number(await scalar('SELECT COUNT(*) FROM acr_Main'))
-console.log(`  ${movements} Stock movements and ${entries} accounting entries from ${first} to ${last} (SEED_SCALE ${marker?.scale ?? SCALE}, ${address.database})`)
-if ((marker?.scale ?? SCALE) !== 1000) console.log(`  NOTE: this run is at SEED_SCALE ${marker?.scale ?? SCALE}, not the 1000 (ten million movements) the targets are set for`)
+console.log(
+  `  ${movements} Stock movements and ${entries} accounting entries from ${first} to ${last} (SEED_SCALE ${marker?.scale ?? SCALE}, ${address.database})`,
+)
+if ((marker?.scale ?? SCALE) !== 1000)
+  console.log(`  NOTE: this run is at SEED_SCALE ${marker?.scale ?? SCALE}, not the 1000 (ten million movements) the targets are set for`)
 const ONLY = process.env.VIRTUAL_BENCH_ONLY
 const wanted = (name: string) => ONLY === undefined || ONLY === '' || name.includes(ONLY)
 
 /** The range of days from the first movement whose Turnovers by day has about MILLION groups. */
 async function dayRangeForGroups(): Promise<{ start: string; end: string; groups: number }> {
   const groupsIn = async (days: number) =>
-    Number(await scalar(`SELECT COUNT(*) FROM (SELECT DATE(Period), Warehouse_Key, Product_Key FROM ar_Stock WHERE Active = 1 AND Period >= ? AND Period < ? GROUP BY 1, 2, 3) AS g`, [first, stored(toMs(first) + days * 86_400_000)]))
+    Number(
+      await scalar(
+        `SELECT COUNT(*) FROM (SELECT DATE(Period), Warehouse_Key, Product_Key FROM ar_Stock WHERE Active = 1 AND Period >= ? AND Period < ? GROUP BY 1, 2, 3) AS g`,
+        [first, stored(toMs(first) + days * 86_400_000)],
+      ),
+    )
   let days = 30
   let groups = await groupsIn(days)
   for (let i = 0; i < 3 && Math.abs(groups - MILLION) > MILLION * 0.05; i++) {
@@ -129,14 +140,16 @@ const sideSql = (side: 'Dr' | 'Cr', where: string) =>
   `${side === 'Dr' ? 'QuantityDr' : '0'} AS qdr, ${side === 'Cr' ? 'QuantityCr' : '0'} AS qcr FROM acr_Main WHERE Active = 1${where}`
 const sidesSql = (where = '') => `(${sideSql('Dr', where)} UNION ALL ${sideSql('Cr', where)})`
 const drOf = (balance: string) => `CASE c.AccountType WHEN 'Active' THEN ${balance} WHEN 'Passive' THEN 0 ELSE GREATEST(${balance}, 0) END`
-const crOf = (balance: string) => `CASE c.AccountType WHEN 'Active' THEN 0 WHEN 'Passive' THEN -(${balance}) ELSE GREATEST(-(${balance}), 0) END`
+const crOf = (balance: string) =>
+  `CASE c.AccountType WHEN 'Active' THEN 0 WHEN 'Passive' THEN -(${balance}) ELSE GREATEST(-(${balance}), 0) END`
 const accountingBalanceSql =
   `SELECT ${GROUP.map((g) => `s.${g}`).join(', ')}, SUM(s.adr - s.acr) AS AmountBalance, ${drOf('SUM(s.adr - s.acr)')} AS AmountBalanceDr, ${crOf('SUM(s.adr - s.acr)')} AS AmountBalanceCr, ` +
   `SUM(s.qdr - s.qcr) AS QuantityBalance, ${drOf('SUM(s.qdr - s.qcr)')} AS QuantityBalanceDr, ${crOf('SUM(s.qdr - s.qcr)')} AS QuantityBalanceCr ` +
   `FROM ${sidesSql()} AS s LEFT JOIN coa_Main c ON c.Ref_Key = s.Account_Key GROUP BY ${GROUP.map((g) => `s.${g}`).join(', ')}, c.AccountType ` +
   `HAVING SUM(s.adr - s.acr) <> 0 OR SUM(s.qdr - s.qcr) <> 0`
 const partition = `PARTITION BY ${GROUP.map((g) => `t.${g}`).join(', ')} ORDER BY t.MonthPeriod`
-const running = (net: string, opening: string) => `COALESCE(o.${opening}, 0) + COALESCE(SUM(${net}) OVER (${partition} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
+const running = (net: string, opening: string) =>
+  `COALESCE(o.${opening}, 0) + COALESCE(SUM(${net}) OVER (${partition} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)`
 const closing = (net: string, opening: string) => `COALESCE(o.${opening}, 0) + SUM(${net}) OVER (${partition} ROWS UNBOUNDED PRECEDING)`
 const accountingYearSql =
   `WITH turn AS (SELECT CAST(DATE_FORMAT(Period, '%Y-%m-01') AS DATETIME) AS MonthPeriod, ${GROUP.join(', ')}, SUM(adr) AS adr, SUM(acr) AS acr, SUM(qdr) AS qdr, SUM(qcr) AS qcr ` +
@@ -154,7 +167,10 @@ const accountingYearSql =
 
 const childScript = fileURLToPath(new URL('./support/export-server.js', import.meta.url))
 function startChild(args: string[]): Promise<ChildProcess> {
-  const child = fork(childScript, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, LOG_LEVEL: 'silent', BENCH_DATABASE_URL: DATABASE_URL } })
+  const child = fork(childScript, args, {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, LOG_LEVEL: 'silent', BENCH_DATABASE_URL: DATABASE_URL },
+  })
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child))
     child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)))
@@ -183,25 +199,28 @@ function call(pid: number, path: string): Promise<{ seconds: number; rows: numbe
     let rssPeak = rssBefore
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, memory(pid))), 20)
     const started = process.hrtime.bigint()
-    const request = http.request({ host: '127.0.0.1', port: PORT, path: `${ROOT}${encode(path)}`, agent: false, headers: { Authorization: AUTHORIZATION } }, (response) => {
-      let rows = 0
-      let bytes = 0
-      let tail = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => {
-        bytes += chunk.length
-        // Rows are the objects of `value`: count the `},{` between them (and the first one).
-        const text = tail + chunk
-        for (let at = text.indexOf('},{'); at >= 0; at = text.indexOf('},{', at + 3)) rows++
-        tail = text.slice(-2)
-      })
-      response.on('end', () => {
-        clearInterval(sampler)
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9
-        if (response.statusCode !== 200) return reject(new Error(`${path}: ${response.statusCode} ${tail}`))
-        resolve({ seconds, rows: bytes > 30 ? rows + 1 : 0, bytes, rssBefore, rssPeak: Math.max(rssPeak, memory(pid)) })
-      })
-    })
+    const request = http.request(
+      { host: '127.0.0.1', port: PORT, path: `${ROOT}${encode(path)}`, agent: false, headers: { Authorization: AUTHORIZATION } },
+      (response) => {
+        let rows = 0
+        let bytes = 0
+        let tail = ''
+        response.setEncoding('utf8')
+        response.on('data', (chunk: string) => {
+          bytes += chunk.length
+          // Rows are the objects of `value`: count the `},{` between them (and the first one).
+          const text = tail + chunk
+          for (let at = text.indexOf('},{'); at >= 0; at = text.indexOf('},{', at + 3)) rows++
+          tail = text.slice(-2)
+        })
+        response.on('end', () => {
+          clearInterval(sampler)
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9
+          if (response.statusCode !== 200) return reject(new Error(`${path}: ${response.statusCode} ${tail}`))
+          resolve({ seconds, rows: bytes > 30 ? rows + 1 : 0, bytes, rssBefore, rssPeak: Math.max(rssPeak, memory(pid)) })
+        })
+      },
+    )
     request.on('error', (error) => {
       clearInterval(sampler)
       reject(error)
@@ -223,7 +242,8 @@ async function compare(name: string, path: string, sql: string, target: number):
     for (let i = 0; i < 3; i++) times.push((await call(pid, path)).seconds)
     const after = await baseline(sql)
     const baselineSeconds = (before.seconds + after.seconds) / 2
-    if (Math.abs(before.rows - warm.rows) > Math.max(2, warm.rows * 0.001)) console.log(`  note: ${name}: the service gave ${warm.rows} rows, the hand-written SQL ${before.rows}`)
+    if (Math.abs(before.rows - warm.rows) > Math.max(2, warm.rows * 0.001))
+      console.log(`  note: ${name}: the service gave ${warm.rows} rows, the hand-written SQL ${before.rows}`)
     printResult({
       benchmark: name,
       figure: median(times),
@@ -232,7 +252,14 @@ async function compare(name: string, path: string, sql: string, target: number):
       baselineName: 'the same aggregation by hand in SQL over the movements, streamed to a client',
       target,
       lowerIsBetter: true,
-      extra: { path, rows: warm.rows, bytes: warm.bytes, serviceSeconds: times, baselineSeconds: [before.seconds, after.seconds], movements },
+      extra: {
+        path,
+        rows: warm.rows,
+        bytes: warm.bytes,
+        serviceSeconds: times,
+        baselineSeconds: [before.seconds, after.seconds],
+        movements,
+      },
     })
   } finally {
     service.kill()
@@ -243,11 +270,22 @@ const cases: [string, string, string, number][] = [
   ['virtual-balance-all', `${STOCK}/Balance()`, balanceSql(), 10],
   ['virtual-balance-middle', `${STOCK}/Balance(Period=${datetime(middle)})`, balanceSql(middle), 3],
   ['virtual-balance-mid-month', `${STOCK}/Balance(Period=${datetime(midMonth)})`, balanceSql(midMonth), 3],
-  ['virtual-balance-and-turnovers-year', `${STOCK}/BalanceAndTurnovers(StartPeriod=${datetime(yearStart)},EndPeriod=${datetime(yearEnd)},Periodicity='Month')`, yearSql, 3],
+  [
+    'virtual-balance-and-turnovers-year',
+    `${STOCK}/BalanceAndTurnovers(StartPeriod=${datetime(yearStart)},EndPeriod=${datetime(yearEnd)},Periodicity='Month')`,
+    yearSql,
+    3,
+  ],
   ['virtual-accounting-balance-all', `AccountingRegister_Main/Balance()`, accountingBalanceSql, 10],
-  ['virtual-accounting-balance-and-turnovers-year', `AccountingRegister_Main/BalanceAndTurnovers(StartPeriod=${datetime(yearStart)},EndPeriod=${datetime(yearEnd)},Periodicity='Month')`, accountingYearSql, 3],
+  [
+    'virtual-accounting-balance-and-turnovers-year',
+    `AccountingRegister_Main/BalanceAndTurnovers(StartPeriod=${datetime(yearStart)},EndPeriod=${datetime(yearEnd)},Periodicity='Month')`,
+    accountingYearSql,
+    3,
+  ],
 ]
-for (const [name, path, sql, target] of cases) if (wanted(name)) await compare(`${name} (scale ${marker?.scale ?? SCALE})`, path, sql, target)
+for (const [name, path, sql, target] of cases)
+  if (wanted(name)) await compare(`${name} (scale ${marker?.scale ?? SCALE})`, path, sql, target)
 
 // 4. A million groups streamed: the service's memory growth while it answers.
 if (wanted('virtual-turnovers-million-memory')) {
@@ -255,7 +293,10 @@ if (wanted('virtual-turnovers-million-memory')) {
   try {
     const pid = service.pid!
     await call(pid, `${STOCK}/Balance()?$top=1`)
-    const result = await call(pid, `${STOCK}/Turnovers(StartPeriod=${datetime(million.start)},EndPeriod=${datetime(million.end)},Periodicity='Day')`)
+    const result = await call(
+      pid,
+      `${STOCK}/Turnovers(StartPeriod=${datetime(million.start)},EndPeriod=${datetime(million.end)},Periodicity='Day')`,
+    )
     const growthMB = (result.rssPeak - result.rssBefore) / 1048576
     printResult({
       benchmark: 'virtual-turnovers-million-memory',
@@ -265,7 +306,15 @@ if (wanted('virtual-turnovers-million-memory')) {
       baselineName: 'limit; figure: peak RSS growth of the service while a million-group Turnovers streams',
       target: 1,
       lowerIsBetter: true,
-      extra: { rows: result.rows, expectedGroups: million.groups, seconds: result.seconds, rowsPerSecond: result.rows / result.seconds, bytes: result.bytes, rssBeforeMB: result.rssBefore / 1048576, rssPeakMB: result.rssPeak / 1048576 },
+      extra: {
+        rows: result.rows,
+        expectedGroups: million.groups,
+        seconds: result.seconds,
+        rowsPerSecond: result.rows / result.seconds,
+        bytes: result.bytes,
+        rssBeforeMB: result.rssBefore / 1048576,
+        rssPeakMB: result.rssPeak / 1048576,
+      },
     })
   } finally {
     service.kill()

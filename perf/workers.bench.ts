@@ -19,7 +19,8 @@ const DOCUMENTS = 25
 const ROWS = 10
 
 const { pool } = await prepareBenchDatabase(1)
-const column = async (table: string) => ((await pool.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Ref_Key`))[0] as { Ref_Key: string }[]).map((row) => row.Ref_Key)
+const column = async (table: string) =>
+  ((await pool.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Ref_Key`))[0] as { Ref_Key: string }[]).map((row) => row.Ref_Key)
 const products = await column('c_Products')
 const warehouses = await column('c_Warehouses')
 const counterparties = await column('c_Counterparties')
@@ -27,7 +28,11 @@ const organizations = await column('c_Организации')
 await pool.end()
 
 const authorization = `Basic ${Buffer.from('bench:bench').toString('base64')}`
-const keyRequests = products.map((key) => Buffer.from(`GET /odata/standard.odata/v4/Catalog_Products(guid'${key}') HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${authorization}\r\nAccept: application/json\r\n\r\n`))
+const keyRequests = products.map((key) =>
+  Buffer.from(
+    `GET /odata/standard.odata/v4/Catalog_Products(guid'${key}') HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${authorization}\r\nAccept: application/json\r\n\r\n`,
+  ),
+)
 
 let serial = 0
 function batchBody(): Buffer {
@@ -41,9 +46,21 @@ function batchBody(): Buffer {
       Warehouse_Key: pick(warehouses),
       Counterparty_Key: pick(counterparties),
       Organization_Key: pick(organizations),
-      Goods: Array.from({ length: ROWS }, (_, row) => ({ Product_Key: products[(serial * 7 + row) % products.length], Quantity: 5, Price: 10, Amount: 50 })),
+      Goods: Array.from({ length: ROWS }, (_, row) => ({
+        Product_Key: products[(serial * 7 + row) % products.length],
+        Quantity: 5,
+        Price: 10,
+        Amount: 50,
+      })),
     }
-    operations.push({ id: String(i), method: 'POST', url: 'Document_GoodsReceipt', headers: { 'Content-Type': 'application/json' }, body: body as never, atomicityGroup: 'g' })
+    operations.push({
+      id: String(i),
+      method: 'POST',
+      url: 'Document_GoodsReceipt',
+      headers: { 'Content-Type': 'application/json' },
+      body: body as never,
+      atomicityGroup: 'g',
+    })
   }
   for (let i = 1; i <= DOCUMENTS; i++) operations.push({ id: `p${i}`, method: 'POST', url: `$${i}/Post`, atomicityGroup: 'g' })
   return buildJsonBatch(operations).body
@@ -52,11 +69,27 @@ function batchBody(): Buffer {
 function postBatch(body: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = http.request(
-      { host: '127.0.0.1', port: PORT, method: 'POST', path: '/api/v4/$batch', headers: { Authorization: 'Bearer bench-token', 'Content-Type': 'application/json', 'OData-MaxVersion': '4.01', 'Content-Length': body.length }, agent: false },
+      {
+        host: '127.0.0.1',
+        port: PORT,
+        method: 'POST',
+        path: '/api/v4/$batch',
+        headers: {
+          Authorization: 'Bearer bench-token',
+          'Content-Type': 'application/json',
+          'OData-MaxVersion': '4.01',
+          'Content-Length': body.length,
+        },
+        agent: false,
+      },
       (response) => {
         let text = ''
         response.on('data', (chunk: Buffer) => (text += chunk.toString()))
-        response.on('end', () => (response.statusCode === 200 && !/"status":[45]\d\d/.test(text) ? resolve() : reject(new Error(`batch: ${response.statusCode} ${text.slice(0, 300)}`))))
+        response.on('end', () =>
+          response.statusCode === 200 && !/"status":[45]\d\d/.test(text)
+            ? resolve()
+            : reject(new Error(`batch: ${response.statusCode} ${text.slice(0, 300)}`)),
+        )
       },
     )
     request.on('error', reject)
@@ -67,7 +100,14 @@ function postBatch(body: Buffer): Promise<void> {
 async function withService<T>(workers: number, work: () => Promise<T>): Promise<T> {
   const address = benchAddress()
   const child: ChildProcess = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: { ...process.env, WORKERS: String(workers), PORT: String(PORT), SEED_SCALE: '1', LOG_LEVEL: 'warn', DATABASE_URL: `mysql://${address.user}${address.password ? `:${address.password}` : ''}@${address.host}:${address.port}/${address.database}` },
+    env: {
+      ...process.env,
+      WORKERS: String(workers),
+      PORT: String(PORT),
+      SEED_SCALE: '1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: `mysql://${address.user}${address.password ? `:${address.password}` : ''}@${address.host}:${address.port}/${address.database}`,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let text = ''
@@ -96,7 +136,8 @@ async function keyReads(workers: number): Promise<number> {
   return withService(workers, async () => {
     await runLoad({ port: PORT, connections: 32, seconds: 1, request: (i) => keyRequests[i % keyRequests.length]! })
     const result = await runLoad({ port: PORT, connections: 32, seconds: SECONDS, request: (i) => keyRequests[i % keyRequests.length]! })
-    if (Object.keys(result.statuses).some((status) => status !== '200')) throw new Error(`unexpected statuses ${JSON.stringify(result.statuses)}`)
+    if (Object.keys(result.statuses).some((status) => status !== '200'))
+      throw new Error(`unexpected statuses ${JSON.stringify(result.statuses)}`)
     return result.requestsPerSecond
   })
 }
@@ -106,9 +147,11 @@ async function ingest(workers: number): Promise<number> {
     await postBatch(batchBody())
     const bodies = Array.from({ length: CLIENTS * BATCHES_PER_CLIENT }, batchBody)
     const started = process.hrtime.bigint()
-    await Promise.all(Array.from({ length: CLIENTS }, async (_, client) => {
-      for (let b = 0; b < BATCHES_PER_CLIENT; b++) await postBatch(bodies[client * BATCHES_PER_CLIENT + b]!)
-    }))
+    await Promise.all(
+      Array.from({ length: CLIENTS }, async (_, client) => {
+        for (let b = 0; b < BATCHES_PER_CLIENT; b++) await postBatch(bodies[client * BATCHES_PER_CLIENT + b]!)
+      }),
+    )
     const seconds = Number(process.hrtime.bigint() - started) / 1e9
     return (CLIENTS * BATCHES_PER_CLIENT * DOCUMENTS * ROWS) / seconds
   })
@@ -117,9 +160,23 @@ async function ingest(workers: number): Promise<number> {
 const readsOne = await keyReads(1)
 const readsTwo = await keyReads(2)
 const readsOneAgain = await keyReads(1)
-printResult({ benchmark: 'workers-get-by-key', figure: readsTwo, unit: 'requests/s', baseline: (readsOne + readsOneAgain) / 2, baselineName: 'WORKERS=1, same run', extra: { readsOne, readsOneAgain } })
+printResult({
+  benchmark: 'workers-get-by-key',
+  figure: readsTwo,
+  unit: 'requests/s',
+  baseline: (readsOne + readsOneAgain) / 2,
+  baselineName: 'WORKERS=1, same run',
+  extra: { readsOne, readsOneAgain },
+})
 
 const ingestOne = await ingest(1)
 const ingestTwo = await ingest(2)
 const ingestOneAgain = await ingest(1)
-printResult({ benchmark: 'workers-ingest', figure: ingestTwo, unit: 'table rows/s', baseline: (ingestOne + ingestOneAgain) / 2, baselineName: 'WORKERS=1, same run', extra: { ingestOne, ingestOneAgain } })
+printResult({
+  benchmark: 'workers-ingest',
+  figure: ingestTwo,
+  unit: 'table rows/s',
+  baseline: (ingestOne + ingestOneAgain) / 2,
+  baselineName: 'WORKERS=1, same run',
+  extra: { ingestOne, ingestOneAgain },
+})

@@ -42,7 +42,9 @@ function sourceFiles(dir) {
 const problems = []
 const used = new Set()
 let imports = 0
-const files = sourceFiles(join(root, 'src')).map((file) => posix(relative(root, file))).sort()
+const files = sourceFiles(join(root, 'src'))
+  .map((file) => posix(relative(root, file)))
+  .sort()
 for (const file of files) {
   const from = stageOf(file)
   if (!rowOf.has(from)) {
@@ -67,13 +69,18 @@ for (const file of files) {
       used.add(exception)
       continue
     }
-    const why = !rowOf.has(to) ? `"${to}" is not in the order table` : rowOf.get(to) === rowOf.get(from) ? `"${from}" and "${to}" are neighbours in one row` : `"${to}" stands above "${from}"`
+    const why = !rowOf.has(to)
+      ? `"${to}" is not in the order table`
+      : rowOf.get(to) === rowOf.get(from)
+        ? `"${from}" and "${to}" are neighbours in one row`
+        : `"${to}" stands above "${from}"`
     problems.push(`${file} imports ${target}: ${why}`)
   }
 }
 
 for (const exception of exceptions) {
-  if (!used.has(exception)) console.log(`pipeline order: the exception ${exception.from} → ${exception.to} matches no import any more; remove it`)
+  if (!used.has(exception))
+    console.log(`pipeline order: the exception ${exception.from} → ${exception.to} matches no import any more; remove it`)
 }
 if (problems.length > 0) {
   console.error(`pipeline order: ${problems.length} import(s) against the order of ${posix(relative(root, configFile))}:`)

@@ -9,13 +9,19 @@ import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 
 const SKIPPED = 3
 const only = process.argv[2]
-const files = readdirSync('build/perf').filter((f) => f.endsWith('.bench.js') && (!only || f.includes(only))).sort()
+const files = readdirSync('build/perf')
+  .filter((f) => f.endsWith('.bench.js') && (!only || f.includes(only)))
+  .sort()
 const results = []
 let failed = 0
 let skipped = 0
 for (const file of files) {
   console.log(`== ${file}`)
-  const run = spawnSync(process.execPath, [`build/perf/${file}`], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent' } })
+  const run = spawnSync(process.execPath, [`build/perf/${file}`], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'silent' },
+  })
   for (const line of (run.stdout ?? '').split('\n')) {
     if (line.startsWith('BENCH_JSON ')) results.push(JSON.parse(line.slice(11)))
     else if (line.trim() !== '') console.log(line)

@@ -34,13 +34,17 @@ function option(args: string[], name: string): string | undefined {
 function scaleFrom(args: string[]): number {
   const text = option(args, '--scale') ?? process.env.SEED_SCALE ?? '1'
   const scale = Number(text)
-  if (!Number.isFinite(scale) || scale < 0 || scale > 100_000) throw new Error(`SEED_SCALE / --scale must be a number from 0 to 100000 (got ${text})`)
+  if (!Number.isFinite(scale) || scale < 0 || scale > 100_000)
+    throw new Error(`SEED_SCALE / --scale must be a number from 0 to 100000 (got ${text})`)
   return scale
 }
 
 function progressBar(scale: number): SeedProgress | undefined {
   if (scale < 5 && !process.stdout.isTTY) return undefined
-  const bar = new cliProgress.SingleBar({ format: 'seeding {label} [{bar}] {percentage}% | {value}/{total} | eta {eta_formatted}', hideCursor: true }, cliProgress.Presets.shades_classic)
+  const bar = new cliProgress.SingleBar(
+    { format: 'seeding {label} [{bar}] {percentage}% | {value}/{total} | eta {eta_formatted}', hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  )
   return {
     start: (total, label) => bar.start(total, 0, { label }),
     advance: (by) => bar.increment(by),
@@ -89,16 +93,30 @@ async function serve(args: string[]): Promise<void> {
   if (model.subjects.length > 0) {
     console.log('  credentials:')
     for (const subject of model.subjects) {
-      console.log(`    ${subject.name}: Basic ${subject.name}:${subject.password ?? '(none)'}, token ${subject.token ?? '(none)'} (profile ${subject.profile.name})`)
+      console.log(
+        `    ${subject.name}: Basic ${subject.name}:${subject.password ?? '(none)'}, token ${subject.token ?? '(none)'} (profile ${subject.profile.name})`,
+      )
     }
   }
-  console.log(`  try: curl -u ${model.subjects[0]?.name ?? 'user'}:${model.subjects[0]?.password ?? 'password'} ${base}${model.mounts.reference}/v4/$metadata\n`)
+  console.log(
+    `  try: curl -u ${model.subjects[0]?.name ?? 'user'}:${model.subjects[0]?.password ?? 'password'} ${base}${model.mounts.reference}/v4/$metadata\n`,
+  )
 }
 
 /** One service process on the pool: the server, and how a stop reaches it (signals, or the primary's word). */
-async function serveOneProcess(model: ServiceModel, pool: Pool, environment: ProcessEnvironment, stopWhen: (stopper: GracefulStopper) => void): Promise<void> {
+async function serveOneProcess(
+  model: ServiceModel,
+  pool: Pool,
+  environment: ProcessEnvironment,
+  stopWhen: (stopper: GracefulStopper) => void,
+): Promise<void> {
   const context = createServiceContext(model, pool, process.env)
-  const server = await startServer(context, { host: environment.host, port: environment.port, metricsToken: environment.metricsToken, corsOrigins: environment.corsOrigins })
+  const server = await startServer(context, {
+    host: environment.host,
+    port: environment.port,
+    metricsToken: environment.metricsToken,
+    corsOrigins: environment.corsOrigins,
+  })
   stopWhen(
     gracefulStopper(server, {
       timeoutMs: environment.stopTimeoutSeconds * 1000,
@@ -153,13 +171,18 @@ async function main(): Promise<void> {
       process.exitCode = await driveCommand(args)
       return
     default:
-      throw new Error(`unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load, drive`)
+      throw new Error(
+        `unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load, drive`,
+      )
   }
 }
 
 main().catch((error: unknown) => {
   if (error instanceof ConfigurationError) console.error(error.message)
-  else if ((error as { code?: string }).code === 'ECONNREFUSED') console.error(`No MySQL server answers at ${process.env.DATABASE_URL ?? '127.0.0.1:3306'}: start one (make run does) or set DATABASE_URL`)
+  else if ((error as { code?: string }).code === 'ECONNREFUSED')
+    console.error(
+      `No MySQL server answers at ${process.env.DATABASE_URL ?? '127.0.0.1:3306'}: start one (make run does) or set DATABASE_URL`,
+    )
   else console.error(error instanceof Error ? error.message : error)
   process.exit(1)
 })

@@ -45,7 +45,12 @@ t.test('a tree whose imports all point down passes', async (t) => {
 })
 
 t.test('one planted upward import fails the check, naming the file and the stages', async (t) => {
-  const root = tree({ ...downward, 'src/sql/quote.ts': "import { ODataError } from '../errors.js'\nimport type { Pool } from '../store/pool.js'\nexport const quote = (name: string) => name\n", 'src/store/pool.ts': 'export type Pool = object\n' })
+  const root = tree({
+    ...downward,
+    'src/sql/quote.ts':
+      "import { ODataError } from '../errors.js'\nimport type { Pool } from '../store/pool.js'\nexport const quote = (name: string) => name\n",
+    'src/store/pool.ts': 'export type Pool = object\n',
+  })
   t.teardown(() => rmSync(root, { recursive: true, force: true }))
   const result = check(root)
   t.equal(result.status, 1)

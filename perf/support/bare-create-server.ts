@@ -114,13 +114,28 @@ app.post('/*', (res, req) => {
   readBody(res, (body) => {
     let answer: Promise<{ status: string; type: string; text: string; location?: string; etag?: string }>
     if (url.endsWith('/$batch') && contentType.startsWith('application/json')) {
-      const requests = (JSON.parse(body.toString('utf8')) as { requests: { id: string; atomicityGroup?: string; body: Record<string, unknown> }[] }).requests
-      answer = create(requests.map((r) => ({ id: r.id, group: r.atomicityGroup, body: r.body })), root).then((created) => ({ status: '200 OK', type: 'application/json;odata.metadata=minimal;charset=utf-8', text: jsonAnswer(created) }))
+      const requests = (
+        JSON.parse(body.toString('utf8')) as { requests: { id: string; atomicityGroup?: string; body: Record<string, unknown> }[] }
+      ).requests
+      answer = create(
+        requests.map((r) => ({ id: r.id, group: r.atomicityGroup, body: r.body })),
+        root,
+      ).then((created) => ({ status: '200 OK', type: 'application/json;odata.metadata=minimal;charset=utf-8', text: jsonAnswer(created) }))
     } else if (url.endsWith('/$batch')) {
       const boundary = `batchresponse_${randomUUID()}`
-      answer = create(multipartItems(body.toString('utf8')), root).then((created) => ({ status: '200 OK', type: `multipart/mixed; boundary=${boundary}`, text: multipartAnswer(created, boundary) }))
+      answer = create(multipartItems(body.toString('utf8')), root).then((created) => ({
+        status: '200 OK',
+        type: `multipart/mixed; boundary=${boundary}`,
+        text: multipartAnswer(created, boundary),
+      }))
     } else {
-      answer = create([{ id: '1', body: JSON.parse(body.toString('utf8')) as Record<string, unknown> }], root).then(([c]) => ({ status: '201 Created', type: ENTITY_TYPE, text: c!.entity, location: c!.location, etag: c!.etag }))
+      answer = create([{ id: '1', body: JSON.parse(body.toString('utf8')) as Record<string, unknown> }], root).then(([c]) => ({
+        status: '201 Created',
+        type: ENTITY_TYPE,
+        text: c!.entity,
+        location: c!.location,
+        etag: c!.etag,
+      }))
     }
     answer.then(
       (a) => {

@@ -12,8 +12,17 @@ for (let i = 1; i <= creates; i++) {
     id: `c${i}`,
     atomicityGroup: 'g',
     status: 201,
-    headers: { 'content-type': 'application/json;odata.metadata=minimal', location: `http://127.0.0.1:${port}/api/v4/Document_GoodsReceipt(${key})` },
-    body: { Ref_Key: key, DataVersion: 'AAAAAQAAAAA=', Number: `D${i}`, Posted: false, Goods: Array.from({ length: 10 }, (_, j) => ({ LineNumber: j + 1, Quantity: 5, Price: 10, Amount: 50 })) },
+    headers: {
+      'content-type': 'application/json;odata.metadata=minimal',
+      location: `http://127.0.0.1:${port}/api/v4/Document_GoodsReceipt(${key})`,
+    },
+    body: {
+      Ref_Key: key,
+      DataVersion: 'AAAAAQAAAAA=',
+      Number: `D${i}`,
+      Posted: false,
+      Goods: Array.from({ length: 10 }, (_, j) => ({ LineNumber: j + 1, Quantity: 5, Price: 10, Amount: 50 })),
+    },
   })
 }
 for (let i = 1; i <= creates; i++) responses.push({ id: `p${i}`, atomicityGroup: 'g', status: 204, headers: { etag: 'W/"AAAAAgAAAAA="' } })

@@ -37,7 +37,12 @@ if (mode === 'service') {
         `"Ref_Key":"${String(row[0])}","DataVersion":${JSON.stringify(row[1])},"DeletionMark":${row[2] === 1},"Code":${JSON.stringify(row[3])},` +
         `"Description":${JSON.stringify(row[4])},"Article":${JSON.stringify(row[5])},"Unit":${JSON.stringify(row[6])}}`
       res.cork(() => {
-        res.writeStatus('200 OK').writeHeader('OData-Version', '4.0').writeHeader('Content-Type', 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8').writeHeader('ETag', `W/"${String(row[1])}"`).end(body)
+        res
+          .writeStatus('200 OK')
+          .writeHeader('OData-Version', '4.0')
+          .writeHeader('Content-Type', 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8')
+          .writeHeader('ETag', `W/"${String(row[1])}"`)
+          .end(body)
       })
     })
   })

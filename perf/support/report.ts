@@ -13,8 +13,15 @@ export interface BenchResult {
 
 export function printResult(result: BenchResult): void {
   const ratio = result.lowerIsBetter ? result.baseline / result.figure : result.figure / result.baseline
-  const verdict = result.target === undefined ? '' : ratio >= result.target ? ` (target ≥ ${result.target}: met)` : ` (target ≥ ${result.target}: NOT met)`
+  const verdict =
+    result.target === undefined
+      ? ''
+      : ratio >= result.target
+        ? ` (target ≥ ${result.target}: met)`
+        : ` (target ≥ ${result.target}: NOT met)`
   const format = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2))
-  console.log(`${result.benchmark}: ${format(result.figure)} ${result.unit}; baseline (${result.baselineName}) ${format(result.baseline)} ${result.unit}; ratio ${ratio.toFixed(2)}${verdict}`)
+  console.log(
+    `${result.benchmark}: ${format(result.figure)} ${result.unit}; baseline (${result.baselineName}) ${format(result.baseline)} ${result.unit}; ratio ${ratio.toFixed(2)}${verdict}`,
+  )
   console.log(`BENCH_JSON ${JSON.stringify({ ...result, ratio })}`)
 }

@@ -53,7 +53,13 @@ function reportData(scanner: DelimiterScanner, state: SearchState, data: Buffer,
 }
 
 function begin(this: DelimiterScanner, boundary: string): void {
-  const state: SearchState = { search: undefined as unknown as StreamSearch, primed: true, carriageReturnHeld: false, carriageReturnSource: HELD_CARRIAGE_RETURN, carriageReturnAt: 0 }
+  const state: SearchState = {
+    search: undefined as unknown as StreamSearch,
+    primed: true,
+    carriageReturnHeld: false,
+    carriageReturnSource: HELD_CARRIAGE_RETURN,
+    carriageReturnAt: 0,
+  }
   state.search = new StreamSearch(Buffer.from(`\n--${boundary}`, 'latin1'), (isMatch, data, start, end, isSafeData) => {
     if (data !== undefined && end > start) {
       if (state.primed) {

@@ -20,7 +20,14 @@ export interface BatchLogContext {
 export function batchLogEntries(batch: BatchLogContext, operations: readonly RecordedOperation[]): RequestLogEntry[] {
   const { level, base } = batch
   const entries: RequestLogEntry[] = []
-  const batchEntry: RequestLogEntry = { ...base, method: 'POST', url: batch.url, status: 200, durationMs: batch.durationMs, operations: batch.operationCount }
+  const batchEntry: RequestLogEntry = {
+    ...base,
+    method: 'POST',
+    url: batch.url,
+    status: 200,
+    durationMs: batch.durationMs,
+    operations: batch.operationCount,
+  }
   if (shouldLog(level, 'POST', 200) && (level !== 'writes' || batch.writesAnything)) entries.push(batchEntry)
   for (const { outcome, status } of operations) {
     const operation = outcome.planned.operation

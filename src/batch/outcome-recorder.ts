@@ -17,7 +17,11 @@ export class OutcomeRecorder implements BatchResultWriter {
     this.inner.operation(outcome)
   }
 
-  changeSet(step: Parameters<BatchResultWriter['changeSet']>[0], outcomes: readonly OperationOutcome[], failed: OperationOutcome | undefined): void {
+  changeSet(
+    step: Parameters<BatchResultWriter['changeSet']>[0],
+    outcomes: readonly OperationOutcome[],
+    failed: OperationOutcome | undefined,
+  ): void {
     for (const outcome of outcomes) this.entries.push({ outcome, status: failed && failed !== outcome ? 424 : outcome.response.status })
     if (failed && !outcomes.includes(failed)) this.entries.push({ outcome: failed, status: failed.response.status })
     this.inner.changeSet(step, outcomes, failed)

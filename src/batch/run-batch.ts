@@ -83,7 +83,13 @@ export async function runBatch(context: ServiceContext, batch: BatchRun, documen
   }
 }
 
-async function answerBatch(context: ServiceContext, batch: BatchRun, document: BatchDocument, plan: BatchPlan, started: number): Promise<void> {
+async function answerBatch(
+  context: ServiceContext,
+  batch: BatchRun,
+  document: BatchDocument,
+  plan: BatchPlan,
+  started: number,
+): Promise<void> {
   const { answer, headers, subject } = batch
   const continueOnError = continueOnErrorPreference(headers.get('prefer'))
   const responseHeaders: Record<string, string> = continueOnError ? { 'Preference-Applied': continueOnError } : {}
@@ -92,9 +98,18 @@ async function answerBatch(context: ServiceContext, batch: BatchRun, document: B
   // With logging on, the response waits for the log: a log failure must still be answerable (500 LogWriteFailed).
   const logging = level === 'all' || level === 'errors' || (level === 'writes' && writesAnything)
   const output = logging ? new CollectingSink(answer) : answer
-  const formatWriter = document.format === 'multipart' ? new MultipartBatchWriter(output, responseHeaders) : new JsonBatchWriter(output, responseHeaders)
+  const formatWriter =
+    document.format === 'multipart' ? new MultipartBatchWriter(output, responseHeaders) : new JsonBatchWriter(output, responseHeaders)
   const recorder = new OutcomeRecorder(formatWriter)
-  const execution = { model: context.model, subject, flavour: batch.flavour, serviceRoot: batch.serviceRoot, linkRoot: batch.linkRoot, continueOnError: continueOnError !== undefined, outer: answer }
+  const execution = {
+    model: context.model,
+    subject,
+    flavour: batch.flavour,
+    serviceRoot: batch.serviceRoot,
+    linkRoot: batch.linkRoot,
+    continueOnError: continueOnError !== undefined,
+    outer: answer,
+  }
   await batchSlots(() => executeBatch(plan, execution, createBatchRuntime(context), recorder))
   if (answer.done) return
   formatWriter.finish()
@@ -115,17 +130,41 @@ async function answerBatch(context: ServiceContext, batch: BatchRun, document: B
     await context.requestLog.writeBatch(entries)
   } catch {
     // service.md §7: the operations are committed; say which ran, so the client can reconcile.
-    const details = recorder.entries.map(({ outcome, status }) => ({ code: String(status), message: `${outcome.planned.operation.method} ${outcome.planned.operation.url}`, target: outcome.planned.operation.id ?? String(outcome.planned.operation.index + 1) }))
-    throw new ODataError('LogWriteFailed', 'The batch ran, but the request log could not be written; its operations are committed as listed in details', { details })
+    const details = recorder.entries.map(({ outcome, status }) => ({
+      code: String(status),
+      message: `${outcome.planned.operation.method} ${outcome.planned.operation.url}`,
+      target: outcome.planned.operation.id ?? String(outcome.planned.operation.index + 1),
+    }))
+    throw new ODataError(
+      'LogWriteFailed',
+      'The batch ran, but the request log could not be written; its operations are committed as listed in details',
+      { details },
+    )
   }
   const result = output.result()
   answer.send(result.status, result.headers, result.body)
 }
 
 /** A batch refused after its body was read (the plan's 400s, 429) is one entry with its status and code. */
-async function logRefusal(context: ServiceContext, batch: BatchRun, error: ODataError, durationMs: number, operations: number | undefined): Promise<void> {
+async function logRefusal(
+  context: ServiceContext,
+  batch: BatchRun,
+  error: ODataError,
+  durationMs: number,
+  operations: number | undefined,
+): Promise<void> {
   if (!shouldLog(context.settings.current.logLevel, 'POST', error.status)) return
-  const entry = { at: new Date(), subject: batch.subject.name, profile: batch.subject.profile.name, method: 'POST', url: batch.url, status: error.status, durationMs, operations, errorCode: error.code }
+  const entry = {
+    at: new Date(),
+    subject: batch.subject.name,
+    profile: batch.subject.profile.name,
+    method: 'POST',
+    url: batch.url,
+    status: error.status,
+    durationMs,
+    operations,
+    errorCode: error.code,
+  }
   // The refusal is answered whether or not its entry could be written.
   await context.requestLog.writeBatch([entry]).catch((failure: unknown) => logger.error({ err: failure }, 'request log write failed'))
 }

@@ -40,12 +40,22 @@ export async function handleAdmin(context: ServiceContext, request: AdminRequest
     throw new ODataError('Forbidden', `The profile ${request.subject.profile.name} may not administer the service`)
   }
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    throw new ODataError('MethodNotAllowed', `${request.method} is not allowed on ${request.rest}; allowed: GET`, { headers: { Allow: 'GET, HEAD' } })
+    throw new ODataError('MethodNotAllowed', `${request.method} is not allowed on ${request.rest}; allowed: GET`, {
+      headers: { Allow: 'GET, HEAD' },
+    })
   }
   const { responder } = request
   switch (request.rest) {
     case ADMIN_PATH:
-      return responder.send(200, { ...NO_STORE, 'Content-Type': 'text/html;charset=utf-8', 'Content-Security-Policy': "default-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'" }, ADMIN_HTML)
+      return responder.send(
+        200,
+        {
+          ...NO_STORE,
+          'Content-Type': 'text/html;charset=utf-8',
+          'Content-Security-Policy': "default-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+        },
+        ADMIN_HTML,
+      )
     case `${ADMIN_PATH}/page.js`:
       return responder.send(200, { ...NO_STORE, 'Content-Type': 'text/javascript;charset=utf-8' }, ADMIN_SCRIPT)
     case `${ADMIN_PATH}/log`:
@@ -61,9 +71,16 @@ export async function handleAdmin(context: ServiceContext, request: AdminRequest
 
 async function requestLogPage(context: ServiceContext, query: URLSearchParams) {
   const page = Number(query.get('page') ?? '1')
-  if (!Number.isSafeInteger(page) || page < 1) throw new ODataError('InvalidQueryOption', 'page must be a whole number from 1', { target: 'page' })
+  if (!Number.isSafeInteger(page) || page < 1)
+    throw new ODataError('InvalidQueryOption', 'page must be a whole number from 1', { target: 'page' })
   try {
-    return await readRequestLog(context.pool, { status: query.get('status') ?? undefined, subject: query.get('subject') ?? undefined, batchId: query.get('batch') ?? undefined, page, pageSize: PAGE_SIZE })
+    return await readRequestLog(context.pool, {
+      status: query.get('status') ?? undefined,
+      subject: query.get('subject') ?? undefined,
+      batchId: query.get('batch') ?? undefined,
+      page,
+      pageSize: PAGE_SIZE,
+    })
   } catch (error) {
     if (error instanceof RangeError) throw new ODataError('InvalidQueryOption', error.message, { target: 'status' })
     throw error
@@ -71,7 +88,13 @@ async function requestLogPage(context: ServiceContext, query: URLSearchParams) {
 }
 
 /** The counters a rate is taken from, summed over their labels, with the time they were read. */
-export function throughput(metrics: string): { at: number; requests: number; batchOperations: number; rowsStreamed: number; poolInUse: number } {
+export function throughput(metrics: string): {
+  at: number
+  requests: number
+  batchOperations: number
+  rowsStreamed: number
+  poolInUse: number
+} {
   const sum = (name: string) => {
     let total = 0
     for (const line of metrics.split('\n')) {
@@ -79,5 +102,11 @@ export function throughput(metrics: string): { at: number; requests: number; bat
     }
     return total
   }
-  return { at: Date.now(), requests: sum('odata_requests_total'), batchOperations: sum('odata_batch_operations_total'), rowsStreamed: sum('odata_rows_streamed_total'), poolInUse: sum('odata_pool_connections_in_use') }
+  return {
+    at: Date.now(),
+    requests: sum('odata_requests_total'),
+    batchOperations: sum('odata_batch_operations_total'),
+    rowsStreamed: sum('odata_rows_streamed_total'),
+    poolInUse: sum('odata_pool_connections_in_use'),
+  }
 }

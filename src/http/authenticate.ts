@@ -39,7 +39,8 @@ export class Authenticator {
   }
 
   private basic(authorization: string | undefined): SubjectModel {
-    if (!authorization || !/^basic /i.test(authorization)) throw unauthorized('reference', 'This service root needs HTTP Basic authentication')
+    if (!authorization || !/^basic /i.test(authorization))
+      throw unauthorized('reference', 'This service root needs HTTP Basic authentication')
     const decoded = Buffer.from(authorization.slice(6).trim(), 'base64').toString('utf8')
     const colon = decoded.indexOf(':')
     const subject = colon < 0 ? undefined : this.byName.get(decoded.slice(0, colon))
@@ -50,9 +51,14 @@ export class Authenticator {
   }
 
   private token(credentials: Credentials): SubjectModel {
-    const fromHeader = credentials.authorization && /^bearer /i.test(credentials.authorization) ? credentials.authorization.slice(7).trim() : undefined
+    const fromHeader =
+      credentials.authorization && /^bearer /i.test(credentials.authorization) ? credentials.authorization.slice(7).trim() : undefined
     const token = credentials.pathToken ?? fromHeader ?? credentials.queryToken
-    if (!token) throw unauthorized('token', 'This service root needs a token: Authorization: Bearer <token>, ?token=<token>, or /t/<token>/ in the path')
+    if (!token)
+      throw unauthorized(
+        'token',
+        'This service root needs a token: Authorization: Bearer <token>, ?token=<token>, or /t/<token>/ in the path',
+      )
     const subject = this.byToken.get(token)
     if (!subject) throw unauthorized('token', 'Unknown token')
     return subject

@@ -34,7 +34,8 @@ function maxVersionBelow401(value: string | undefined): boolean {
   if (value === undefined) return false
   const match = /^\s*(\d+)\.(\d+)\s*$/.exec(value)
   if (!match) return false
-  const major = Number(match[1]), minor = Number(match[2])
+  const major = Number(match[1]),
+    minor = Number(match[2])
   return major < 4 || (major === 4 && minor < 1)
 }
 
@@ -64,20 +65,31 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
   }
   if (request.method === 'OPTIONS') return responder.send(204, { Allow: 'POST, OPTIONS' })
   if (request.method !== 'POST') {
-    return refuseAndStopReading(new ODataError('MethodNotAllowed', `${request.method} is not allowed on $batch; allowed: POST, OPTIONS`, { headers: { Allow: 'POST, OPTIONS' } }))
+    return refuseAndStopReading(
+      new ODataError('MethodNotAllowed', `${request.method} is not allowed on $batch; allowed: POST, OPTIONS`, {
+        headers: { Allow: 'POST, OPTIONS' },
+      }),
+    )
   }
-  if (request.flavour === 'reference') return refuseAndStopReading(new ODataError('BatchNotSupported', '$batch is not available on the reference flavour; use the token-path root'))
+  if (request.flavour === 'reference')
+    return refuseAndStopReading(
+      new ODataError('BatchNotSupported', '$batch is not available on the reference flavour; use the token-path root'),
+    )
 
   const settings = context.settings.current
   const maxBytes = Math.floor(settings.maxBatchSizeMB * 1_048_576)
   const declared = headers.get('content-length')
   if (declared !== undefined && Number(declared) > maxBytes) {
     // decisions.md §7: refused before the body is read, and none of it will be.
-    return refuseAndStopReading(new ODataError('BatchTooLarge', `The batch has ${declared} bytes; at most ${maxBytes} (${settings.maxBatchSizeMB} MB) are allowed`))
+    return refuseAndStopReading(
+      new ODataError('BatchTooLarge', `The batch has ${declared} bytes; at most ${maxBytes} (${settings.maxBatchSizeMB} MB) are allowed`),
+    )
   }
   const contentType = headers.get('content-type')
   if (mediaType(contentType) === 'application/json' && maxVersionBelow401(headers.get('odata-maxversion'))) {
-    return refuseAndStopReading(new ODataError('BatchVersionTooLow', 'A JSON batch needs OData-MaxVersion 4.01 or higher; an OData 4.0 client sends multipart/mixed'))
+    return refuseAndStopReading(
+      new ODataError('BatchVersionTooLow', 'A JSON batch needs OData-MaxVersion 4.01 or higher; an OData 4.0 client sends multipart/mixed'),
+    )
   }
   const profileLimit = request.subject.profile.maxBatchOperations
   const maxOperations = Math.min(settings.maxBatchOperations, profileLimit ?? Number.MAX_SAFE_INTEGER)
@@ -98,7 +110,17 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
       stopped = true
       const document = intake.end()
       // Once the batch has run and its answer is written, the document's memory serves the next batch.
-      const batch = { answer: responder, headers, subject: request.subject, flavour: request.flavour, serviceRoot: request.serviceRoot, linkRoot: request.linkRoot, ownRoots: request.ownRoots, url: request.url, maxOperations }
+      const batch = {
+        answer: responder,
+        headers,
+        subject: request.subject,
+        flavour: request.flavour,
+        serviceRoot: request.serviceRoot,
+        linkRoot: request.linkRoot,
+        ownRoots: request.ownRoots,
+        url: request.url,
+        maxOperations,
+      }
       runBatch(context, batch, document)
         .catch((error: unknown) => fail(error))
         .finally(() => document.release())

@@ -13,7 +13,8 @@ import type { Headers } from './responder.js'
 export const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS'
 export const ALLOWED_HEADERS =
   'Authorization, Accept, Content-Type, If-Match, If-None-Match, Prefer, OData-Version, OData-MaxVersion, Repeatability-Request-ID, Repeatability-First-Sent, Content-ID, Isolation'
-export const EXPOSED_HEADERS = 'OData-Version, OData-EntityId, Preference-Applied, Retry-After, Location, ETag, Repeatability-Result, Content-Type'
+export const EXPOSED_HEADERS =
+  'OData-Version, OData-EntityId, Preference-Applied, Retry-After, Location, ETag, Repeatability-Result, Content-Type'
 const DEFAULT_MAX_AGE_SECONDS = 600
 
 export interface CorsConfiguration {
@@ -37,13 +38,26 @@ export class CorsPolicy {
   /** Throws ConfigurationError naming each origin that is not one (`*`, a path, a missing scheme). */
   constructor(configuration: CorsConfiguration = {}, environmentOrigins?: string) {
     const fromEnvironment = environmentOrigins?.trim()
-    const listed = fromEnvironment ? fromEnvironment.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '') : (configuration.allowedOrigins ?? [])
+    const listed = fromEnvironment
+      ? fromEnvironment
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter((origin) => origin !== '')
+      : (configuration.allowedOrigins ?? [])
     const where = fromEnvironment ? 'CORS_ORIGINS' : '/cors/allowedOrigins'
     const problems: ConfigurationProblem[] = []
     for (const [index, origin] of listed.entries()) {
       const path = fromEnvironment ? where : `${where}/${index}`
-      if (origin === '*' || origin.includes('*')) problems.push({ path, message: `"${origin}": a wildcard is refused; list each origin a browser client is served from (https://app.example.com)` })
-      else if (!ORIGIN.test(origin)) problems.push({ path, message: `"${origin}" is not an origin: scheme, host and optional port, no path (https://app.example.com:8443)` })
+      if (origin === '*' || origin.includes('*'))
+        problems.push({
+          path,
+          message: `"${origin}": a wildcard is refused; list each origin a browser client is served from (https://app.example.com)`,
+        })
+      else if (!ORIGIN.test(origin))
+        problems.push({
+          path,
+          message: `"${origin}" is not an origin: scheme, host and optional port, no path (https://app.example.com:8443)`,
+        })
     }
     if (problems.length > 0) throw new ConfigurationError(fromEnvironment ? 'environment' : 'configuration', problems)
     this.origins = new Set(listed.map((origin) => origin.toLowerCase()))
@@ -78,6 +92,9 @@ export class CorsPolicy {
       }
     }
     if (!allowed) return { preflight: false, headers: { Vary: 'Origin' } }
-    return { preflight: false, headers: { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED_HEADERS, Vary: 'Origin' } }
+    return {
+      preflight: false,
+      headers: { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED_HEADERS, Vary: 'Origin' },
+    }
   }
 }

@@ -22,7 +22,8 @@ export async function handleHealth(context: ServiceContext, url: string, method:
   if (method !== 'GET' && method !== 'HEAD') {
     return responder.send(405, { ...JSON_TYPE, Allow: 'GET, HEAD' }, JSON.stringify({ status: 'method not allowed' }))
   }
-  if (url === HEALTH_PATH) return responder.send(200, JSON_TYPE, JSON.stringify({ status: 'up', pid: process.pid, uptimeSeconds: Math.round(process.uptime()) }))
+  if (url === HEALTH_PATH)
+    return responder.send(200, JSON_TYPE, JSON.stringify({ status: 'up', pid: process.pid, uptimeSeconds: Math.round(process.uptime()) }))
   const problems = await readinessProblems(context)
   if (responder.done) return
   if (problems.length === 0) responder.send(200, JSON_TYPE, JSON.stringify({ status: 'ready', pid: process.pid }))
@@ -34,7 +35,9 @@ async function readinessProblems(context: ServiceContext): Promise<string[]> {
   const timeout = new Promise<string[]>((resolve) => {
     timer = setTimeout(() => resolve([`the database did not answer within ${DATABASE_WAIT_MS} ms`]), DATABASE_WAIT_MS)
   })
-  const check = schemaDifferences(context.pool, context.model).catch((error: unknown) => [`the database is not reachable: ${(error as Error).message}`])
+  const check = schemaDifferences(context.pool, context.model).catch((error: unknown) => [
+    `the database is not reachable: ${(error as Error).message}`,
+  ])
   try {
     return await Promise.race([check, timeout])
   } finally {

@@ -37,7 +37,8 @@ export async function handleMetrics(request: MetricsRequest, token: string | und
   if (request.method !== 'GET' && request.method !== 'HEAD') return responder.send(405, { ...plain, Allow: 'GET, HEAD' }, 'GET or HEAD\n')
   if (token !== undefined) {
     const given = /^Bearer\s+(.+)$/i.exec(request.authorization ?? '')?.[1]?.trim()
-    if (given === undefined || !sameToken(given, token)) return responder.send(401, { ...plain, 'WWW-Authenticate': 'Bearer realm="metrics"' }, 'METRICS_TOKEN expected as a Bearer token\n')
+    if (given === undefined || !sameToken(given, token))
+      return responder.send(401, { ...plain, 'WWW-Authenticate': 'Bearer realm="metrics"' }, 'METRICS_TOKEN expected as a Bearer token\n')
   } else if (!isLoopback(request.remoteAddress)) {
     return responder.send(403, plain, 'metrics are answered on the loopback interface only, unless METRICS_TOKEN is set\n')
   }

@@ -90,14 +90,19 @@ export class Responder {
       // No body (204): uWS writes no Content-Length when called without arguments; passing `undefined`
       // would be read as a length.
       if (body === undefined) options.closeConnection ? this.res.end('', true) : this.res.endWithoutBody()
-      else if (this.headOnly) this.res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, options.closeConnection)
+      else if (this.headOnly)
+        this.res.endWithoutBody(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength, options.closeConnection)
       else this.res.end(body, options.closeConnection)
     })
     this.notifyDone()
   }
 
   sendJson(status: number, body: string, headers: Headers = {}): void {
-    this.send(status, { 'Content-Type': 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8', ...headers }, body)
+    this.send(
+      status,
+      { 'Content-Type': 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8', ...headers },
+      body,
+    )
   }
 
   /** The one error writer: the body of decisions.md §4, headers the error carries (Allow, Retry-After, …). */
@@ -106,7 +111,12 @@ export class Responder {
       this.abort()
       return
     }
-    this.send(error.status, { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, JSON.stringify(errorBody(error)), options)
+    this.send(
+      error.status,
+      { 'Content-Type': 'application/json;charset=utf-8', ...error.headers },
+      JSON.stringify(errorBody(error)),
+      options,
+    )
   }
 
   /** Starts a streamed (chunked) response. */

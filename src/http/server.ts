@@ -71,7 +71,10 @@ export async function startServer(context: ServiceContext, options: ServerOption
 
   app.any('/*', (res, req) => {
     const responder = new Responder(res)
-    if (inFlight.draining) return responder.sendError(new ODataError('ShuttingDown', 'The service is stopping; send the request again'), { closeConnection: true })
+    if (inFlight.draining)
+      return responder.sendError(new ODataError('ShuttingDown', 'The service is stopping; send the request again'), {
+        closeConnection: true,
+      })
     inFlight.track(responder)
     const method = req.getCaseSensitiveMethod().toUpperCase()
     const url = req.getUrl()
@@ -83,7 +86,16 @@ export async function startServer(context: ServiceContext, options: ServerOption
     let profileName = ''
     let errorCode: string | undefined
     const log = () =>
-      context.requestLog.append({ at: new Date(), subject: subjectName, profile: profileName, method, url: rawQuery ? `${url}?${rawQuery}` : url, status: responder.status, durationMs: performance.now() - started, errorCode })
+      context.requestLog.append({
+        at: new Date(),
+        subject: subjectName,
+        profile: profileName,
+        method,
+        url: rawQuery ? `${url}?${rawQuery}` : url,
+        status: responder.status,
+        durationMs: performance.now() - started,
+        errorCode,
+      })
 
     const fail = (error: unknown) => {
       const odataError = toODataError(error)
@@ -108,7 +120,11 @@ export async function startServer(context: ServiceContext, options: ServerOption
     // Operations endpoints outside the service roots: no authentication, no request log, not counted.
     if (isHealthPath(url)) return void handleHealth(context, url, method, responder).catch(fail)
     if (url === METRICS_PATH) {
-      const scrape = { method, authorization: headers.get('authorization'), remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString() }
+      const scrape = {
+        method,
+        authorization: headers.get('authorization'),
+        remoteAddress: Buffer.from(res.getRemoteAddressAsText()).toString(),
+      }
       return void handleMetrics(scrape, options.metricsToken, responder).catch(fail)
     }
     let flavour = 'none'
@@ -131,10 +147,16 @@ export async function startServer(context: ServiceContext, options: ServerOption
       subjectName = subject.name
       profileName = subject.profile.name
       if (mount.rest === SETTINGS_PATH) {
-        return void handleSettings(context, { res, responder, method, headers, subject, admission: admitRequest(context, subject) }).then(log, fail)
+        return void handleSettings(context, { res, responder, method, headers, subject, admission: admitRequest(context, subject) }).then(
+          log,
+          fail,
+        )
       }
       if (isAdminPath(mount.rest)) {
-        return void handleAdmin(context, { responder, method, rest: mount.rest, query: new URLSearchParams(rawQuery), subject }).then(log, fail)
+        return void handleAdmin(context, { responder, method, rest: mount.rest, query: new URLSearchParams(rawQuery), subject }).then(
+          log,
+          fail,
+        )
       }
       let path: ResourcePath
       try {
@@ -147,11 +169,23 @@ export async function startServer(context: ServiceContext, options: ServerOption
       }
       const serviceRoot = absoluteRoot(headers, mount.root, fallbackHost)
       // Links the client follows keep its token segment, as the client wrote it (next-link.ts).
-      const linkRoot = mount.pathToken === undefined ? serviceRoot : absoluteRoot(headers, url.slice(0, url.length - mount.rest.length), fallbackHost)
+      const linkRoot =
+        mount.pathToken === undefined ? serviceRoot : absoluteRoot(headers, url.slice(0, url.length - mount.rest.length), fallbackHost)
       if (path.kind === 'batch') {
         // The batch body is streamed into the intake, never read whole first.
         const ownRoots = [mount.root, url.slice(0, url.length - mount.rest.length)]
-        return handleBatch(context, { res, responder, method, headers, subject, flavour: mount.flavour, serviceRoot, linkRoot, ownRoots: [...new Set(ownRoots)], url: rawQuery ? `${url}?${rawQuery}` : url })
+        return handleBatch(context, {
+          res,
+          responder,
+          method,
+          headers,
+          subject,
+          flavour: mount.flavour,
+          serviceRoot,
+          linkRoot,
+          ownRoots: [...new Set(ownRoots)],
+          url: rawQuery ? `${url}?${rawQuery}` : url,
+        })
       }
       // Counted now, awaited before the request runs: a body is read meanwhile (uWS hands it over only to
       // a reader registered in this callback).

@@ -40,7 +40,9 @@ export async function handleSettings(context: ServiceContext, request: SettingsR
     return answer(context, request)
   }
   if (request.method !== 'PATCH') {
-    throw new ODataError('MethodNotAllowed', `${request.method} is not allowed on ${SETTINGS_PATH}; allowed: GET, PATCH`, { headers: { Allow: 'GET, PATCH' } })
+    throw new ODataError('MethodNotAllowed', `${request.method} is not allowed on ${SETTINGS_PATH}; allowed: GET, PATCH`, {
+      headers: { Allow: 'GET, PATCH' },
+    })
   }
   const body = await readBody(request.res, request.headers, MAX_BODY_BYTES, request.responder)
   await request.admission

@@ -26,7 +26,10 @@ export async function readRateCounters(pool: Pool, model: ServiceModel, nowMs = 
   for (const subject of model.subjects) {
     for (const [index, rule] of subject.profile.rateRules.entries()) {
       const windowStart = Math.floor(nowSeconds / rule.per) * rule.per
-      const row = rows.find((candidate) => candidate.subject === subject.name && Number(candidate.rule_index) === index && Number(candidate.window_start) === windowStart)
+      const row = rows.find(
+        (candidate) =>
+          candidate.subject === subject.name && Number(candidate.rule_index) === index && Number(candidate.window_start) === windowStart,
+      )
       counters.push({
         subject: subject.name,
         profile: subject.profile.name,

@@ -130,11 +130,21 @@ export class RateLimiter {
    * `need`; resolves to the number taken. With less than `need` left, the counter is spent by `need`
    * anyway (a refused request spends its operations) and it resolves to 0.
    */
-  private async reserve(subjectName: string, index: number, rule: RateRule, windowStart: number, need: number, want: number): Promise<number> {
+  private async reserve(
+    subjectName: string,
+    index: number,
+    rule: RateRule,
+    windowStart: number,
+    need: number,
+    want: number,
+  ): Promise<number> {
     this.reservations++
     // The row is made outside the transaction (autocommit): two transactions that both insert it and then
     // lock it for update deadlock on the duplicate key's shared lock. Locking an existing row only queues.
-    await query(this.pool, sql`INSERT IGNORE INTO \`_rate_counters\` (\`subject\`, \`rule_index\`, \`window_start\`, \`operations\`) VALUES (${subjectName}, ${index}, ${windowStart}, 0)`)
+    await query(
+      this.pool,
+      sql`INSERT IGNORE INTO \`_rate_counters\` (\`subject\`, \`rule_index\`, \`window_start\`, \`operations\`) VALUES (${subjectName}, ${index}, ${windowStart}, 0)`,
+    )
     // Retried whole when it loses a deadlock or, on a cluster, certification: processes on other nodes move
     // the same counters (runInTransaction).
     const taken = await runInTransaction(this.pool, async (transaction) => {
@@ -151,7 +161,10 @@ export class RateLimiter {
     // Old windows are of no use to anyone: drop them now and then, cheaply, outside the transaction.
     const nowSeconds = Math.floor(Date.now() / 1000)
     if (nowSeconds % 60 === 0) {
-      await query(this.pool, sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`window_start\` < ${nowSeconds - 86_400}`).catch(() => undefined)
+      await query(
+        this.pool,
+        sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`window_start\` < ${nowSeconds - 86_400}`,
+      ).catch(() => undefined)
     }
     return taken
   }
@@ -167,7 +180,11 @@ export class RateLimiter {
 }
 
 export function rateLimited(decision: RateDecision, operations: number): ODataError {
-  return new ODataError('RateLimited', `The profile's rate rule does not cover these ${operations} operation(s); retry after ${decision.retryAfterSeconds} s`, {
-    headers: { 'Retry-After': String(decision.retryAfterSeconds) },
-  })
+  return new ODataError(
+    'RateLimited',
+    `The profile's rate rule does not cover these ${operations} operation(s); retry after ${decision.retryAfterSeconds} s`,
+    {
+      headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+    },
+  )
 }

@@ -46,7 +46,19 @@ export function shouldLog(level: ResolvedSettings['logLevel'], method: string, s
   }
 }
 
-const COLUMN_NAMES = ['at', 'subject', 'profile', 'method', 'url', 'status', 'duration_ms', 'operations', 'content_id', 'error_code', 'Пакет']
+const COLUMN_NAMES = [
+  'at',
+  'subject',
+  'profile',
+  'method',
+  'url',
+  'status',
+  'duration_ms',
+  'operations',
+  'content_id',
+  'error_code',
+  'Пакет',
+]
 const INSERT = sql`INSERT INTO \`request_log\` (${idList(COLUMN_NAMES)}) VALUES `
 
 // `url` is a TEXT column (65,535 bytes); a request head may have 64 KiB (src/http/uws-header-limit.ts),
@@ -126,7 +138,10 @@ export class RequestLog {
       if (text === undefined) redacted.set(url, (text = redactUrl(url, secrets)))
       return text
     }
-    const statement = sql`${INSERT}${rowValues(entries.map((entry) => row(entry, secrets, redact)), COLUMN_NAMES.length)}`
+    const statement = sql`${INSERT}${rowValues(
+      entries.map((entry) => row(entry, secrets, redact)),
+      COLUMN_NAMES.length,
+    )}`
     // Its own transaction, retried whole when it loses a deadlock or, on a cluster, certification.
     await runInTransaction(this.pool, (transaction) => transaction.run(statement)).catch((error: unknown) => {
       requestLogFailuresTotal.inc()

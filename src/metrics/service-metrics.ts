@@ -66,7 +66,11 @@ export const requestLogFailuresTotal = new Counter({
 
 /** The part of a mysql2 pool the gauges read (its callback pool's queues). */
 export interface ObservablePool {
-  readonly pool: { readonly _allConnections: { length: number }; readonly _freeConnections: { length: number }; readonly _connectionQueue: { length: number } }
+  readonly pool: {
+    readonly _allConnections: { length: number }
+    readonly _freeConnections: { length: number }
+    readonly _connectionQueue: { length: number }
+  }
 }
 
 const pools = new Set<ObservablePool>()

@@ -47,17 +47,34 @@ export const TABLE_PREFIX = {
   accountingRegister: 'acr_',
 } as const
 
-const REFERENCE_PREFIX: Readonly<Record<string, string>> = { Catalog: 'Catalog_', Document: 'Document_', ChartOfAccounts: 'ChartOfAccounts_' }
+const REFERENCE_PREFIX: Readonly<Record<string, string>> = {
+  Catalog: 'Catalog_',
+  Document: 'Document_',
+  ChartOfAccounts: 'ChartOfAccounts_',
+}
 
-function property(name: string, role: PropertyRole, spec: Omit<PropertyModel, 'name' | 'column' | 'role' | 'nullable'> & { column?: string; nullable?: boolean }): PropertyModel {
-  return Object.freeze({ name, column: spec.column ?? name, role, nullable: spec.nullable ?? false, edmType: spec.edmType, storage: spec.storage, ...(spec.reference ? { reference: spec.reference } : {}) })
+function property(
+  name: string,
+  role: PropertyRole,
+  spec: Omit<PropertyModel, 'name' | 'column' | 'role' | 'nullable'> & { column?: string; nullable?: boolean },
+): PropertyModel {
+  return Object.freeze({
+    name,
+    column: spec.column ?? name,
+    role,
+    nullable: spec.nullable ?? false,
+    edmType: spec.edmType,
+    storage: spec.storage,
+    ...(spec.reference ? { reference: spec.reference } : {}),
+  })
 }
 
 const guidProperty = (name: string, role: PropertyRole) => property(name, role, { edmType: 'Edm.Guid', storage: { kind: 'guid' } })
 const stringProperty = (name: string, role: PropertyRole, length?: number) =>
   property(name, role, { edmType: 'Edm.String', storage: length === undefined ? { kind: 'string' } : { kind: 'string', length } })
 const booleanProperty = (name: string, role: PropertyRole) => property(name, role, { edmType: 'Edm.Boolean', storage: { kind: 'boolean' } })
-const dateTimeProperty = (name: string, role: PropertyRole) => property(name, role, { edmType: 'Edm.DateTimeOffset', storage: { kind: 'datetime' } })
+const dateTimeProperty = (name: string, role: PropertyRole) =>
+  property(name, role, { edmType: 'Edm.DateTimeOffset', storage: { kind: 'datetime' } })
 const intProperty = (name: string, role: PropertyRole) => property(name, role, { edmType: 'Edm.Int32', storage: { kind: 'int' } })
 const bigintProperty = (name: string, role: PropertyRole) => property(name, role, { edmType: 'Edm.Int64', storage: { kind: 'bigint' } })
 const decimalProperty = (name: string, role: PropertyRole, precision: number, scale: number) =>
@@ -144,7 +161,8 @@ class ModelBuilder {
     }
     const navigations = [...(spec.navigations ?? []), ...referenceNavigations(spec.properties)]
     const navigationByName = new Map(navigations.map((n) => [n.name, n] as const))
-    for (const n of navigations) if (propertyByName.has(n.name)) this.problem(spec.path, `${spec.name}: navigation ${n.name} clashes with a property`)
+    for (const n of navigations)
+      if (propertyByName.has(n.name)) this.problem(spec.path, `${spec.name}: navigation ${n.name} clashes with a property`)
     const set: EntitySetModel = Object.freeze({
       name: spec.name,
       kind: spec.kind,
@@ -203,7 +221,11 @@ function buildChartsOfAccounts(b: ModelBuilder): void {
     const name = `ChartOfAccounts_${chart.name}`
     const linesName = `${name}_ExtDimensionTypes`
     chart.extDimensionKinds.forEach((kind, k) => {
-      if (!b.configuration.catalogs.some((c) => c.name === kind.catalog)) b.problem(`${path}/extDimensionKinds/${k}/catalog`, `names catalog ${JSON.stringify(kind.catalog)}, which the configuration does not declare`)
+      if (!b.configuration.catalogs.some((c) => c.name === kind.catalog))
+        b.problem(
+          `${path}/extDimensionKinds/${k}/catalog`,
+          `names catalog ${JSON.stringify(kind.catalog)}, which the configuration does not declare`,
+        )
     })
     const kindNames = chart.extDimensionKinds.map((k) => k.name)
     const codes = new Set<string>()
@@ -214,7 +236,8 @@ function buildChartsOfAccounts(b: ModelBuilder): void {
       ;(account.extDimensions ?? []).forEach((kind, k) => {
         if (!kindNames.includes(kind)) b.problem(`${path}/accounts/${a}/extDimensions/${k}`, `is not one of the chart's extDimensionKinds`)
       })
-      if ((account.extDimensions ?? []).length > (chart.maxExtDimensions ?? 3)) b.problem(`${path}/accounts/${a}/extDimensions`, `has more than maxExtDimensions ${chart.maxExtDimensions ?? 3}`)
+      if ((account.extDimensions ?? []).length > (chart.maxExtDimensions ?? 3))
+        b.problem(`${path}/accounts/${a}/extDimensions`, `has more than maxExtDimensions ${chart.maxExtDimensions ?? 3}`)
     })
     const table = `${TABLE_PREFIX.chartOfAccounts}${chart.name}`
     b.addSet({
@@ -239,7 +262,11 @@ function buildChartsOfAccounts(b: ModelBuilder): void {
       name: linesName,
       kind: 'ChartOfAccountsExtDimensionTypes',
       table: `${table}__ExtDimensionTypes`,
-      properties: [guidProperty('Ref_Key', 'key'), intProperty('LineNumber', 'key'), enumProperty('ExtDimensionType', 'attribute', kindNames)],
+      properties: [
+        guidProperty('Ref_Key', 'key'),
+        intProperty('LineNumber', 'key'),
+        enumProperty('ExtDimensionType', 'attribute', kindNames),
+      ],
       key: ['Ref_Key', 'LineNumber'],
       ...READ_ONLY,
       source: { type: 'chartOfAccountsExtDimensionTypes', chart: chart.name, ownerSet: name },
@@ -306,7 +333,11 @@ function buildInformationRegisters(b: ModelBuilder): void {
     const attributes = b.attributeProperties(register.attributes, 'attribute', `${path}/attributes`)
     // A register without key fields is keyed by SurrogateKey, always 0 (service.md §2.2).
     const surrogate = !periodic && dimensions.length === 0
-    const keyProperties = [...(periodic ? [dateTimeProperty('Period', 'period')] : []), ...dimensions, ...(surrogate ? [intProperty('SurrogateKey', 'key')] : [])]
+    const keyProperties = [
+      ...(periodic ? [dateTimeProperty('Period', 'period')] : []),
+      ...dimensions,
+      ...(surrogate ? [intProperty('SurrogateKey', 'key')] : []),
+    ]
     const properties = [...keyProperties, ...resources, ...attributes]
     b.addSet({
       name,
@@ -315,7 +346,9 @@ function buildInformationRegisters(b: ModelBuilder): void {
       properties,
       key: keyProperties.map((p) => p.name),
       // Slices return the register's own entity type (decisions.md §6).
-      functions: periodic ? (['SliceLast', 'SliceFirst'] as const).map((fn) => signature(fn, SLICE_PARAMETERS, name, true, properties)) : [],
+      functions: periodic
+        ? (['SliceLast', 'SliceFirst'] as const).map((fn) => signature(fn, SLICE_PARAMETERS, name, true, properties))
+        : [],
       collectionMethods: ['GET', 'POST'],
       entityMethods: ['GET', 'PATCH', 'DELETE'],
       source: {
@@ -330,7 +363,13 @@ function buildInformationRegisters(b: ModelBuilder): void {
   })
 }
 
-function signature(name: VirtualTableName, parameters: readonly VirtualTableParameter[], setName: string, resultIsEntity: boolean, resultProperties: readonly PropertyModel[]): VirtualTableSignature {
+function signature(
+  name: VirtualTableName,
+  parameters: readonly VirtualTableParameter[],
+  setName: string,
+  resultIsEntity: boolean,
+  resultProperties: readonly PropertyModel[],
+): VirtualTableSignature {
   return Object.freeze({
     name,
     parameters,
@@ -358,14 +397,25 @@ function aggregate(name: string, resource: PropertyModel): PropertyModel {
 
 function recorderTypes(b: ModelBuilder, recorders: readonly string[], path: string): string[] {
   recorders.forEach((recorder, r) => {
-    if (!b.configuration.documents.some((d) => d.name === recorder)) b.problem(`${path}/recorders/${r}`, `names document ${JSON.stringify(recorder)}, which the configuration does not declare`)
+    if (!b.configuration.documents.some((d) => d.name === recorder))
+      b.problem(`${path}/recorders/${r}`, `names document ${JSON.stringify(recorder)}, which the configuration does not declare`)
   })
   return recorders.map((recorder) => `${b.namespace}.Document_${recorder}`)
 }
 
 function recordSetSets(
   b: ModelBuilder,
-  spec: { name: string; table: string; recordTypeProperties: PropertyModel[]; recorderTypeValues: string[]; kind: 'AccumulationRegister' | 'AccountingRegister'; source: SourceObject; recordsSource: SourceObject; functions: VirtualTableSignature[]; path: string },
+  spec: {
+    name: string
+    table: string
+    recordTypeProperties: PropertyModel[]
+    recorderTypeValues: string[]
+    kind: 'AccumulationRegister' | 'AccountingRegister'
+    source: SourceObject
+    recordsSource: SourceObject
+    functions: VirtualTableSignature[]
+    path: string
+  },
 ): void {
   const recordTypeName = `${spec.name}_RecordType`
   b.addSet({
@@ -412,15 +462,28 @@ function buildAccumulationRegisters(b: ModelBuilder): void {
       aggregate(`${r.name}Turnover`, r),
     ]
     const functions: VirtualTableSignature[] = [
-      signature('Turnovers', ACCUMULATION_PARAMETERS.Turnovers, name, false, [...periodColumns(), ...dimensions, ...resources.flatMap(turnoverColumns)]),
+      signature('Turnovers', ACCUMULATION_PARAMETERS.Turnovers, name, false, [
+        ...periodColumns(),
+        ...dimensions,
+        ...resources.flatMap(turnoverColumns),
+      ]),
     ]
     if (balanceKind) {
-      functions.unshift(signature('Balance', ACCUMULATION_PARAMETERS.Balance, name, false, [...dimensions, ...resources.map((r) => aggregate(`${r.name}Balance`, r))]))
+      functions.unshift(
+        signature('Balance', ACCUMULATION_PARAMETERS.Balance, name, false, [
+          ...dimensions,
+          ...resources.map((r) => aggregate(`${r.name}Balance`, r)),
+        ]),
+      )
       functions.push(
         signature('BalanceAndTurnovers', ACCUMULATION_PARAMETERS.BalanceAndTurnovers, name, false, [
           ...periodColumns(),
           ...dimensions,
-          ...resources.flatMap((r) => [aggregate(`${r.name}OpeningBalance`, r), ...turnoverColumns(r), aggregate(`${r.name}ClosingBalance`, r)]),
+          ...resources.flatMap((r) => [
+            aggregate(`${r.name}OpeningBalance`, r),
+            ...turnoverColumns(r),
+            aggregate(`${r.name}ClosingBalance`, r),
+          ]),
         ]),
       )
     }
@@ -468,7 +531,11 @@ function buildAccountingRegisters(b: ModelBuilder): void {
     const name = `AccountingRegister_${register.name}`
     const table = `${TABLE_PREFIX.accountingRegister}${register.name}`
     const chart = (b.configuration.chartsOfAccounts ?? []).find((c) => c.name === register.chartOfAccounts)
-    if (!chart) b.problem(`${path}/chartOfAccounts`, `names chart of accounts ${JSON.stringify(register.chartOfAccounts)}, which the configuration does not declare`)
+    if (!chart)
+      b.problem(
+        `${path}/chartOfAccounts`,
+        `names chart of accounts ${JSON.stringify(register.chartOfAccounts)}, which the configuration does not declare`,
+      )
     const chartSet = `ChartOfAccounts_${register.chartOfAccounts}`
     const maxExt = chart?.maxExtDimensions ?? 3
     const extTypeValues = (chart?.extDimensionKinds ?? []).map((k) => `${b.namespace}.Catalog_${k.catalog}`)
@@ -481,25 +548,77 @@ function buildAccountingRegisters(b: ModelBuilder): void {
     const balanced = register.resources.map((r) => r.balanced !== false)
     const recorderTypeValues = recorderTypes(b, register.recorders, path)
     const account = (side: string) =>
-      property(`Account${side}_Key`, 'dimension', { edmType: 'Edm.Guid', storage: { kind: 'guid' }, reference: { targetSet: chartSet, navigation: `Account${side}` } })
+      property(`Account${side}_Key`, 'dimension', {
+        edmType: 'Edm.Guid',
+        storage: { kind: 'guid' },
+        reference: { targetSet: chartSet, navigation: `Account${side}` },
+      })
     const extDims = (side: 'Dr' | 'Cr' | '') =>
-      extDimensionColumns(side, maxExt).flatMap((c) => [guidProperty(c.value, 'dimension'), enumProperty(c.type, 'dimension', ['', ...extTypeValues])])
-    const movementResources = resourceBase.flatMap((r, i) => (balanced[i] ? [r] : [decimalProperty(`${r.name}Dr`, 'resource', (r.storage as { precision: number }).precision, (r.storage as { scale: number }).scale), decimalProperty(`${r.name}Cr`, 'resource', (r.storage as { precision: number }).precision, (r.storage as { scale: number }).scale)]))
+      extDimensionColumns(side, maxExt).flatMap((c) => [
+        guidProperty(c.value, 'dimension'),
+        enumProperty(c.type, 'dimension', ['', ...extTypeValues]),
+      ])
+    const movementResources = resourceBase.flatMap((r, i) =>
+      balanced[i]
+        ? [r]
+        : [
+            decimalProperty(
+              `${r.name}Dr`,
+              'resource',
+              (r.storage as { precision: number }).precision,
+              (r.storage as { scale: number }).scale,
+            ),
+            decimalProperty(
+              `${r.name}Cr`,
+              'resource',
+              (r.storage as { precision: number }).precision,
+              (r.storage as { scale: number }).scale,
+            ),
+          ],
+    )
     // The columns of one accounting entry: both sides' accounts and extra dimensions, then the rest.
-    const entryColumns = [account('Dr'), ...extDims('Dr'), account('Cr'), ...extDims('Cr'), ...dimensions, ...movementResources, ...attributes]
+    const entryColumns = [
+      account('Dr'),
+      ...extDims('Dr'),
+      account('Cr'),
+      ...extDims('Cr'),
+      ...dimensions,
+      ...movementResources,
+      ...attributes,
+    ]
     // Turnovers: Dr − Cr, then each side (decisions.md §6).
-    const drCr = (suffix: string) => resourceBase.flatMap((r) => [aggregate(`${r.name}${suffix}`, r), aggregate(`${r.name}${suffix}Dr`, r), aggregate(`${r.name}${suffix}Cr`, r)])
-    const balanceColumns = resourceBase.flatMap((r) => [aggregate(`${r.name}Balance`, r), aggregate(`${r.name}BalanceDr`, r), aggregate(`${r.name}BalanceCr`, r)])
+    const drCr = (suffix: string) =>
+      resourceBase.flatMap((r) => [
+        aggregate(`${r.name}${suffix}`, r),
+        aggregate(`${r.name}${suffix}Dr`, r),
+        aggregate(`${r.name}${suffix}Cr`, r),
+      ])
+    const balanceColumns = resourceBase.flatMap((r) => [
+      aggregate(`${r.name}Balance`, r),
+      aggregate(`${r.name}BalanceDr`, r),
+      aggregate(`${r.name}BalanceCr`, r),
+    ])
     const openingClosing = (which: 'Opening' | 'Closing') =>
-      resourceBase.flatMap((r) => [aggregate(`${r.name}${which}Balance`, r), aggregate(`${r.name}${which}BalanceDr`, r), aggregate(`${r.name}${which}BalanceCr`, r)])
+      resourceBase.flatMap((r) => [
+        aggregate(`${r.name}${which}Balance`, r),
+        aggregate(`${r.name}${which}BalanceDr`, r),
+        aggregate(`${r.name}${which}BalanceCr`, r),
+      ])
     const functions: VirtualTableSignature[] = [
       signature('Balance', ACCOUNTING_PARAMETERS.Balance, name, false, [account(''), ...extDims(''), ...dimensions, ...balanceColumns]),
       signature('Turnovers', ACCOUNTING_PARAMETERS.Turnovers, name, false, [
         ...periodColumns(),
         account(''),
         ...extDims(''),
-        property('BalancedAccount_Key', 'dimension', { edmType: 'Edm.Guid', storage: { kind: 'guid' }, reference: { targetSet: chartSet, navigation: 'BalancedAccount' } }),
-        ...extDimensionColumns('', maxExt).flatMap((c) => [guidProperty(`Balanced${c.value}`, 'dimension'), enumProperty(`Balanced${c.type}`, 'dimension', ['', ...extTypeValues])]),
+        property('BalancedAccount_Key', 'dimension', {
+          edmType: 'Edm.Guid',
+          storage: { kind: 'guid' },
+          reference: { targetSet: chartSet, navigation: 'BalancedAccount' },
+        }),
+        ...extDimensionColumns('', maxExt).flatMap((c) => [
+          guidProperty(`Balanced${c.value}`, 'dimension'),
+          enumProperty(`Balanced${c.type}`, 'dimension', ['', ...extTypeValues]),
+        ]),
         ...dimensions,
         ...drCr('Turnover'),
       ]),
@@ -512,7 +631,12 @@ function buildAccountingRegisters(b: ModelBuilder): void {
         ...drCr('Turnover'),
         ...openingClosing('Closing'),
       ]),
-      signature('ExtDimensions', ACCOUNTING_PARAMETERS.ExtDimensions, name, false, [account(''), intProperty('LineNumber', 'key'), stringProperty('ExtDimensionType', 'attribute', 30), stringProperty('ExtDimensionType_Type', 'attribute', 80)]),
+      signature('ExtDimensions', ACCOUNTING_PARAMETERS.ExtDimensions, name, false, [
+        account(''),
+        intProperty('LineNumber', 'key'),
+        stringProperty('ExtDimensionType', 'attribute', 30),
+        stringProperty('ExtDimensionType_Type', 'attribute', 80),
+      ]),
       signature('RecordsWithExtDimensions', ACCOUNTING_PARAMETERS.RecordsWithExtDimensions, name, false, [
         dateTimeProperty('Period', 'period'),
         guidProperty('Recorder', 'period'),
@@ -572,15 +696,18 @@ function checkPostingRules(b: ModelBuilder): void {
         const [scope, attribute] = value.split('.', 2) as [string, string]
         const owner = scope === 'row' ? rows : documentSet
         if (scope === 'row' && rule.forEach === undefined) return b.problem(at, 'uses row.… but the rule has no forEach')
-        if (owner && !owner.propertyByName.has(attribute) && !owner.propertyByName.has(`${attribute}_Key`)) b.problem(at, `${value} is not an attribute`)
+        if (owner && !owner.propertyByName.has(attribute) && !owner.propertyByName.has(`${attribute}_Key`))
+          b.problem(at, `${value} is not an attribute`)
       }
       const recordType = setByName.get(`${recordSet.name}_RecordType`)
       for (const [column, value] of Object.entries(rule.values)) {
-        if (recordType && !recordType.propertyByName.has(column) && !recordType.propertyByName.has(`${column}_Key`)) b.problem(`${path}/values/${column}`, `${recordSet.name} has no column ${column}`)
+        if (recordType && !recordType.propertyByName.has(column) && !recordType.propertyByName.has(`${column}_Key`))
+          b.problem(`${path}/values/${column}`, `${recordSet.name} has no column ${column}`)
         checkSource(value, `${path}/values/${column}`)
       }
       if (source.type === 'accumulationRegister') {
-        if (source.registerKind === 'Balance' && rule.recordType === undefined) b.problem(`${path}/recordType`, 'is required for a register of the Balance kind')
+        if (source.registerKind === 'Balance' && rule.recordType === undefined)
+          b.problem(`${path}/recordType`, 'is required for a register of the Balance kind')
         if (rule.debit || rule.credit) b.problem(path, 'debit and credit belong to accounting registers')
       }
       if (source.type === 'accountingRegister') {
@@ -595,7 +722,10 @@ function checkPostingRules(b: ModelBuilder): void {
           if (!account) b.problem(`${path}/${side}/account`, `account ${entry.account} is not in the chart of accounts`)
           ;(entry.extDimensions ?? []).forEach((value, i) => checkSource(value, `${path}/${side}/extDimensions/${i}`))
           if (account && (entry.extDimensions ?? []).length !== (account.extDimensions ?? []).length)
-            b.problem(`${path}/${side}/extDimensions`, `account ${entry.account} has ${(account.extDimensions ?? []).length} extra dimension(s)`)
+            b.problem(
+              `${path}/${side}/extDimensions`,
+              `account ${entry.account} has ${(account.extDimensions ?? []).length} extra dimension(s)`,
+            )
         }
       }
     })
@@ -641,7 +771,8 @@ export function buildModel(configuration: Configuration, source = 'configuration
   const names = new Set<string>()
   configuration.subjects.forEach((s, i) => {
     const profile = profiles.get(s.profile)
-    if (!profile) b.problem(`/subjects/${i}/profile`, `names profile ${JSON.stringify(s.profile)}, which the configuration does not declare`)
+    if (!profile)
+      b.problem(`/subjects/${i}/profile`, `names profile ${JSON.stringify(s.profile)}, which the configuration does not declare`)
     if (s.token !== undefined && tokens.has(s.token)) b.problem(`/subjects/${i}/token`, 'is used by another subject')
     if (names.has(s.name)) b.problem(`/subjects/${i}/name`, `repeats subject ${s.name}`)
     if (s.token !== undefined) tokens.add(s.token)

@@ -56,16 +56,18 @@ export interface ConfigurationProblem {
 export class ConfigurationError extends Error {
   readonly problems: readonly ConfigurationProblem[]
   constructor(source: string, problems: readonly ConfigurationProblem[]) {
-    super(`${source}: ${problems.length} problem(s) in the configuration:\n${problems.map((p) => `  ${p.path || '/'}: ${p.message}`).join('\n')}`)
+    super(
+      `${source}: ${problems.length} problem(s) in the configuration:\n${problems.map((p) => `  ${p.path || '/'}: ${p.message}`).join('\n')}`,
+    )
     this.name = 'ConfigurationError'
     this.problems = problems
   }
 }
 
 const schemaPath = fileURLToPath(new URL('../../../config/configuration.schema.json', import.meta.url))
-let compiledValidator: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined
+let compiledValidator: (((data: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined
 
-let compiledSettingsValidator: ((data: unknown) => boolean) & { errors?: ErrorObject[] | null } | undefined
+let compiledSettingsValidator: (((data: unknown) => boolean) & { errors?: ErrorObject[] | null }) | undefined
 
 function validator() {
   if (compiledValidator === undefined) {
@@ -93,11 +95,17 @@ export function settingsProblems(data: unknown): ConfigurationProblem[] {
 function describeSchemaError(error: ErrorObject): ConfigurationProblem {
   switch (error.keyword) {
     case 'additionalProperties':
-      return { path: `${error.instancePath}/${(error.params as { additionalProperty: string }).additionalProperty}`, message: 'is not a known field' }
+      return {
+        path: `${error.instancePath}/${(error.params as { additionalProperty: string }).additionalProperty}`,
+        message: 'is not a known field',
+      }
     case 'required':
       return { path: `${error.instancePath}/${(error.params as { missingProperty: string }).missingProperty}`, message: 'is required' }
     case 'enum':
-      return { path: error.instancePath, message: `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}` }
+      return {
+        path: error.instancePath,
+        message: `must be one of ${(error.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`,
+      }
     default:
       return { path: error.instancePath, message: error.message ?? error.keyword }
   }

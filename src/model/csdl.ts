@@ -133,7 +133,8 @@ export function describeSchema(model: ServiceModel): CsdlSchemaDescription {
   /** The key property a reference (`X_Key`) holds: the target's single key, `Ref_Key` for every object. */
   const referencedKey = (targetSet: string, from: string): string => {
     const target = model.entitySetByName.get(targetSet)
-    if (target === undefined || target.key.length !== 1) throw new Error(`${from} refers to ${targetSet}, which is not an entity set with a single key`)
+    if (target === undefined || target.key.length !== 1)
+      throw new Error(`${from} refers to ${targetSet}, which is not an entity set with a single key`)
     return target.key[0]!.name
   }
 
@@ -144,7 +145,10 @@ export function describeSchema(model: ServiceModel): CsdlSchemaDescription {
       name: navigation.name,
       targetType: qualified(navigation.targetSet),
       collection: false,
-      referentialConstraint: { property: navigation.foreignKey, referencedProperty: referencedKey(navigation.targetSet, `${set.name}/${navigation.foreignKey}`) },
+      referentialConstraint: {
+        property: navigation.foreignKey,
+        referencedProperty: referencedKey(navigation.targetSet, `${set.name}/${navigation.foreignKey}`),
+      },
     }
   }
 
@@ -195,7 +199,10 @@ export function describeSchema(model: ServiceModel): CsdlSchemaDescription {
                   name: property.reference.navigation,
                   targetType: qualified(property.reference.targetSet),
                   collection: false,
-                  referentialConstraint: { property: property.name, referencedProperty: referencedKey(property.reference.targetSet, `${fn.resultType}/${property.name}`) },
+                  referentialConstraint: {
+                    property: property.name,
+                    referencedProperty: referencedKey(property.reference.targetSet, `${fn.resultType}/${property.name}`),
+                  },
                 },
               ],
         ),
@@ -230,7 +237,10 @@ export function describeSchema(model: ServiceModel): CsdlSchemaDescription {
           ...references(set).map((navigation) => ({ path: navigation.name, target: navigation.targetSet })),
           // References inside the rows of a table part or record set, bound through the part (`Goods/Product`).
           ...parts(set).flatMap((part) =>
-            references(model.entitySetByName.get(part.targetSet)!).map((navigation) => ({ path: `${part.name}/${navigation.name}`, target: navigation.targetSet })),
+            references(model.entitySetByName.get(part.targetSet)!).map((navigation) => ({
+              path: `${part.name}/${navigation.name}`,
+              target: navigation.targetSet,
+            })),
           ),
         ],
       })),
@@ -243,7 +253,9 @@ export function describeSchema(model: ServiceModel): CsdlSchemaDescription {
  * `AccumulationRegister_Stock_RowType` (a register has one record set, named after the register).
  */
 export function rowTypeName(owner: EntitySetModel, part: NavigationModel): string {
-  return owner.kind === 'AccumulationRegister' || owner.kind === 'AccountingRegister' ? `${owner.name}_RowType` : `${owner.name}_${part.name}_RowType`
+  return owner.kind === 'AccumulationRegister' || owner.kind === 'AccountingRegister'
+    ? `${owner.name}_RowType`
+    : `${owner.name}_${part.name}_RowType`
 }
 
 const typeNamesByModel = new WeakMap<ServiceModel, ReadonlySet<string>>()
@@ -276,7 +288,14 @@ function bindingParameter(entityType: string, collection: boolean): CsdlParamete
 }
 
 function describeParameter(parameter: VirtualTableParameter): CsdlParameter {
-  return { name: parameter.name, type: parameter.edmType, collection: false, nullable: true, optional: true, ...facetsOf(parameter.edmType, undefined) }
+  return {
+    name: parameter.name,
+    type: parameter.edmType,
+    collection: false,
+    nullable: true,
+    optional: true,
+    ...facetsOf(parameter.edmType, undefined),
+  }
 }
 
 function describeProperty(property: PropertyModel, nullable: boolean): CsdlProperty {
@@ -346,7 +365,9 @@ export function buildMetadataXml(model: ServiceModel): string {
   const schema = describeSchema(model)
   const xml = new XmlLines()
   xml.element('edmx:Edmx', { 'xmlns:edmx': EDMX_NAMESPACE, Version: '4.01' }, () => {
-    xml.element('edmx:Reference', { Uri: CORE_VOCABULARY.xmlUri }, () => xml.empty('edmx:Include', { Namespace: CORE_VOCABULARY.namespace, Alias: CORE_VOCABULARY.alias }))
+    xml.element('edmx:Reference', { Uri: CORE_VOCABULARY.xmlUri }, () =>
+      xml.empty('edmx:Include', { Namespace: CORE_VOCABULARY.namespace, Alias: CORE_VOCABULARY.alias }),
+    )
     xml.element('edmx:DataServices', {}, () => {
       xml.element('Schema', { xmlns: EDM_NAMESPACE, Namespace: schema.namespace }, () => {
         for (const type of schema.entityTypes) writeStructuredTypeXml(xml, type)
@@ -355,7 +376,8 @@ export function buildMetadataXml(model: ServiceModel): string {
         xml.element('EntityContainer', { Name: schema.container.name }, () => {
           for (const set of schema.container.entitySets) {
             const bindings = () => {
-              for (const binding of set.navigationPropertyBindings) xml.empty('NavigationPropertyBinding', { Path: binding.path, Target: binding.target })
+              for (const binding of set.navigationPropertyBindings)
+                xml.empty('NavigationPropertyBinding', { Path: binding.path, Target: binding.target })
             }
             if (set.navigationPropertyBindings.length === 0) xml.empty('EntitySet', { Name: set.name, EntityType: set.entityType })
             else xml.element('EntitySet', { Name: set.name, EntityType: set.entityType }, bindings)
@@ -372,13 +394,21 @@ function writeStructuredTypeXml(xml: XmlLines, type: CsdlStructuredType): void {
     if (type.kind === 'EntityType') xml.element('Key', {}, () => type.key.forEach((name) => xml.empty('PropertyRef', { Name: name })))
     for (const property of type.properties) {
       // Nullable defaults to true in CSDL XML, so only the exception is written.
-      xml.empty('Property', { Name: property.name, Type: typeExpression(property.type, property.collection === true), Nullable: property.nullable ? undefined : false, ...facetAttributes(property) })
+      xml.empty('Property', {
+        Name: property.name,
+        Type: typeExpression(property.type, property.collection === true),
+        Nullable: property.nullable ? undefined : false,
+        ...facetAttributes(property),
+      })
     }
     for (const navigation of type.navigationProperties) {
       const values = { Name: navigation.name, Type: typeExpression(navigation.targetType, navigation.collection) }
       const constraint = navigation.referentialConstraint
       if (constraint === undefined) xml.empty('NavigationProperty', values)
-      else xml.element('NavigationProperty', values, () => xml.empty('ReferentialConstraint', { Property: constraint.property, ReferencedProperty: constraint.referencedProperty }))
+      else
+        xml.element('NavigationProperty', values, () =>
+          xml.empty('ReferentialConstraint', { Property: constraint.property, ReferencedProperty: constraint.referencedProperty }),
+        )
     }
   })
 }
@@ -392,13 +422,22 @@ function writeOperationXml(xml: XmlLines, operation: CsdlOperation): void {
   }
   xml.element(operation.kind, values, () => {
     for (const parameter of operation.parameters) {
-      const parameterValues = { Name: parameter.name, Type: typeExpression(parameter.type, parameter.collection), Nullable: parameter.nullable, ...facetAttributes(parameter) }
+      const parameterValues = {
+        Name: parameter.name,
+        Type: typeExpression(parameter.type, parameter.collection),
+        Nullable: parameter.nullable,
+        ...facetAttributes(parameter),
+      }
       if (!parameter.optional) xml.empty('Parameter', parameterValues)
       // An empty record: optional, with no default value stated.
-      else xml.element('Parameter', parameterValues, () => xml.element('Annotation', { Term: `${CORE_VOCABULARY.alias}.OptionalParameter` }, () => xml.empty('Record')))
+      else
+        xml.element('Parameter', parameterValues, () =>
+          xml.element('Annotation', { Term: `${CORE_VOCABULARY.alias}.OptionalParameter` }, () => xml.empty('Record')),
+        )
     }
     // Rows of a result are never null, hence Nullable="false" (it applies to the items of a collection).
-    if (operation.returnType !== undefined) xml.empty('ReturnType', { Type: typeExpression(operation.returnType.type, operation.returnType.collection), Nullable: false })
+    if (operation.returnType !== undefined)
+      xml.empty('ReturnType', { Type: typeExpression(operation.returnType.type, operation.returnType.collection), Nullable: false })
   })
 }
 
@@ -419,7 +458,12 @@ function structuredTypeJson(type: CsdlStructuredType): JsonObject {
   const members: JsonObject = { $Kind: type.kind }
   if (type.kind === 'EntityType') members.$Key = [...type.key]
   for (const property of type.properties) {
-    members[property.name] = { ...(property.collection ? { $Collection: true } : {}), $Type: property.type, ...(property.nullable ? { $Nullable: true } : {}), ...facetMembers(property) }
+    members[property.name] = {
+      ...(property.collection ? { $Collection: true } : {}),
+      $Type: property.type,
+      ...(property.nullable ? { $Nullable: true } : {}),
+      ...facetMembers(property),
+    }
   }
   for (const navigation of type.navigationProperties) {
     const constraint = navigation.referentialConstraint
@@ -448,7 +492,9 @@ function operationJson(operation: CsdlOperation): JsonObject {
       ...facetMembers(parameter),
       ...(parameter.optional ? { [`@${CORE_VOCABULARY.alias}.OptionalParameter`]: {} } : {}),
     })),
-    ...(operation.returnType !== undefined ? { $ReturnType: { $Type: operation.returnType.type, ...(operation.returnType.collection ? { $Collection: true } : {}) } } : {}),
+    ...(operation.returnType !== undefined
+      ? { $ReturnType: { $Type: operation.returnType.type, ...(operation.returnType.collection ? { $Collection: true } : {}) } }
+      : {}),
   }
 }
 
@@ -468,7 +514,11 @@ export function buildMetadataJson(model: ServiceModel): string {
     container[set.name] = {
       $Collection: true,
       $Type: set.entityType,
-      ...(set.navigationPropertyBindings.length > 0 ? { $NavigationPropertyBinding: Object.fromEntries(set.navigationPropertyBindings.map((binding) => [binding.path, binding.target])) } : {}),
+      ...(set.navigationPropertyBindings.length > 0
+        ? {
+            $NavigationPropertyBinding: Object.fromEntries(set.navigationPropertyBindings.map((binding) => [binding.path, binding.target])),
+          }
+        : {}),
     }
   }
   members[schema.container.name] = container

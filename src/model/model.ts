@@ -1,17 +1,18 @@
 // The service model: everything else is derived from it — the MySQL schema (src/store/schema.ts), the
 // EDM and `$metadata` (csdl.ts), the SQL column mapping and the JSON property names. It is built once
 // from the configuration (build-model.ts) and never changes while the service runs.
-import type { AccountingRegisterConfig, Configuration, InformationPeriodicity, PostingRuleConfig, ProfileConfig, SettingsConfig, SubjectConfig } from './configuration.js'
+import type {
+  AccountingRegisterConfig,
+  Configuration,
+  InformationPeriodicity,
+  PostingRuleConfig,
+  ProfileConfig,
+  SettingsConfig,
+  SubjectConfig,
+} from './configuration.js'
 import type { VirtualTableSignature } from './virtual-tables.js'
 
-export type EdmPrimitiveType =
-  | 'Edm.Guid'
-  | 'Edm.String'
-  | 'Edm.Decimal'
-  | 'Edm.Boolean'
-  | 'Edm.DateTimeOffset'
-  | 'Edm.Int32'
-  | 'Edm.Int64'
+export type EdmPrimitiveType = 'Edm.Guid' | 'Edm.String' | 'Edm.Decimal' | 'Edm.Boolean' | 'Edm.DateTimeOffset' | 'Edm.Int32' | 'Edm.Int64'
 
 /** How a value is held in MySQL; the store maps each to a column type. */
 export type StorageType =
@@ -102,14 +103,45 @@ export interface RegisterDimension {
 /** The application objects the configuration declares, as the sets see them. */
 export type SourceObject =
   | { readonly type: 'catalog'; readonly name: string }
-  | { readonly type: 'document'; readonly name: string; readonly tableParts: readonly string[]; readonly posting: readonly PostingRuleConfig[] }
+  | {
+      readonly type: 'document'
+      readonly name: string
+      readonly tableParts: readonly string[]
+      readonly posting: readonly PostingRuleConfig[]
+    }
   | { readonly type: 'tablePart'; readonly document: string; readonly name: string; readonly ownerSet: string }
   | { readonly type: 'chartOfAccounts'; readonly name: string; readonly extDimensionTypesSet: string }
   | { readonly type: 'chartOfAccountsExtDimensionTypes'; readonly chart: string; readonly ownerSet: string }
-  | { readonly type: 'informationRegister'; readonly name: string; readonly periodicity: InformationPeriodicity; readonly dimensions: readonly string[]; readonly resources: readonly string[] }
-  | { readonly type: 'accumulationRegister'; readonly name: string; readonly registerKind: 'Balance' | 'Turnovers'; readonly dimensions: readonly string[]; readonly resources: readonly string[]; readonly recordTypeSet: string; readonly totalsTable?: string; readonly recorders: readonly string[] }
+  | {
+      readonly type: 'informationRegister'
+      readonly name: string
+      readonly periodicity: InformationPeriodicity
+      readonly dimensions: readonly string[]
+      readonly resources: readonly string[]
+    }
+  | {
+      readonly type: 'accumulationRegister'
+      readonly name: string
+      readonly registerKind: 'Balance' | 'Turnovers'
+      readonly dimensions: readonly string[]
+      readonly resources: readonly string[]
+      readonly recordTypeSet: string
+      readonly totalsTable?: string
+      readonly recorders: readonly string[]
+    }
   | { readonly type: 'accumulationRegisterRecords'; readonly register: string; readonly recordSetSet: string }
-  | { readonly type: 'accountingRegister'; readonly name: string; readonly config: AccountingRegisterConfig; readonly chartSet: string; readonly maxExtDimensions: number; readonly dimensions: readonly string[]; readonly resources: readonly string[]; readonly recordTypeSet: string; readonly totalsTable: string; readonly recorders: readonly string[] }
+  | {
+      readonly type: 'accountingRegister'
+      readonly name: string
+      readonly config: AccountingRegisterConfig
+      readonly chartSet: string
+      readonly maxExtDimensions: number
+      readonly dimensions: readonly string[]
+      readonly resources: readonly string[]
+      readonly recordTypeSet: string
+      readonly totalsTable: string
+      readonly recorders: readonly string[]
+    }
   | { readonly type: 'accountingRegisterRecords'; readonly register: string; readonly recordSetSet: string }
 
 export interface ProfileModel {

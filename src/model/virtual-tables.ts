@@ -68,15 +68,24 @@ export const PARAMETERS = {
 } as const
 
 /** Parameters per function and register family; the function layer refuses any other name (decisions.md §6). */
-export const ACCUMULATION_PARAMETERS: Readonly<Record<'Balance' | 'Turnovers' | 'BalanceAndTurnovers', readonly VirtualTableParameter[]>> = {
-  Balance: [PARAMETERS.Period, PARAMETERS.Condition, PARAMETERS.Dimensions],
-  Turnovers: [PARAMETERS.StartPeriod, PARAMETERS.EndPeriod, PARAMETERS.Periodicity, PARAMETERS.Condition, PARAMETERS.Dimensions],
-  BalanceAndTurnovers: [PARAMETERS.StartPeriod, PARAMETERS.EndPeriod, PARAMETERS.Periodicity, PARAMETERS.Condition, PARAMETERS.Dimensions],
-}
+export const ACCUMULATION_PARAMETERS: Readonly<Record<'Balance' | 'Turnovers' | 'BalanceAndTurnovers', readonly VirtualTableParameter[]>> =
+  {
+    Balance: [PARAMETERS.Period, PARAMETERS.Condition, PARAMETERS.Dimensions],
+    Turnovers: [PARAMETERS.StartPeriod, PARAMETERS.EndPeriod, PARAMETERS.Periodicity, PARAMETERS.Condition, PARAMETERS.Dimensions],
+    BalanceAndTurnovers: [
+      PARAMETERS.StartPeriod,
+      PARAMETERS.EndPeriod,
+      PARAMETERS.Periodicity,
+      PARAMETERS.Condition,
+      PARAMETERS.Dimensions,
+    ],
+  }
 
 export const SLICE_PARAMETERS: readonly VirtualTableParameter[] = [PARAMETERS.Period, PARAMETERS.Condition, PARAMETERS.Dimensions]
 
-export const ACCOUNTING_PARAMETERS: Readonly<Record<'Balance' | 'Turnovers' | 'BalanceAndTurnovers' | 'ExtDimensions' | 'RecordsWithExtDimensions', readonly VirtualTableParameter[]>> = {
+export const ACCOUNTING_PARAMETERS: Readonly<
+  Record<'Balance' | 'Turnovers' | 'BalanceAndTurnovers' | 'ExtDimensions' | 'RecordsWithExtDimensions', readonly VirtualTableParameter[]>
+> = {
   Balance: [PARAMETERS.Period, PARAMETERS.AccountCondition, PARAMETERS.Condition, PARAMETERS.ExtraDimensions, PARAMETERS.Dimensions],
   Turnovers: [
     PARAMETERS.StartPeriod,

@@ -34,7 +34,12 @@ export function unquoteString(text: string): string | undefined {
 
 /** Strips a `prefix'…'` wrapper (`guid`, `datetime`), case-insensitively, as the reference system writes it. */
 function unwrap(text: string, prefix: string): string | undefined {
-  if (text.length > prefix.length + 2 && text.slice(0, prefix.length).toLowerCase() === prefix && text[prefix.length] === "'" && text.endsWith("'")) {
+  if (
+    text.length > prefix.length + 2 &&
+    text.slice(0, prefix.length).toLowerCase() === prefix &&
+    text[prefix.length] === "'" &&
+    text.endsWith("'")
+  ) {
     return text.slice(prefix.length + 1, -1)
   }
   return undefined
@@ -50,7 +55,12 @@ export function parseDateTime(text: string): string | undefined {
   const match = DATE_TIME.exec(text)
   if (!match) return undefined
   const [, y, mo, d, h = '00', mi = '00', s = '00', , offset] = match
-  const year = Number(y), month = Number(mo), day = Number(d), hour = Number(h), minute = Number(mi), second = Number(s)
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d),
+    hour = Number(h),
+    minute = Number(mi),
+    second = Number(s)
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return undefined
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate()
   if (day > daysInMonth) return undefined
@@ -58,7 +68,8 @@ export function parseDateTime(text: string): string | undefined {
   if (year < 100) millis = new Date(millis).setUTCFullYear(year)
   if (offset && offset !== 'Z') {
     const sign = offset[0] === '-' ? -1 : 1
-    const offsetHours = Number(offset.slice(1, 3)), offsetMinutes = Number(offset.slice(4, 6))
+    const offsetHours = Number(offset.slice(1, 3)),
+      offsetMinutes = Number(offset.slice(4, 6))
     if (offsetHours > 23 || offsetMinutes > 59) return undefined
     millis -= sign * (offsetHours * 60 + offsetMinutes) * 60_000
   }

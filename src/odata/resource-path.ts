@@ -17,9 +17,21 @@ export type ResourcePath =
   | { readonly kind: 'batch' }
   | { readonly kind: 'collection'; readonly set: EntitySetModel; readonly count: boolean }
   | { readonly kind: 'entity'; readonly set: EntitySetModel; readonly key: KeyValues }
-  | { readonly kind: 'navigation'; readonly set: EntitySetModel; readonly key: KeyValues; readonly navigation: NavigationModel; readonly count: boolean }
+  | {
+      readonly kind: 'navigation'
+      readonly set: EntitySetModel
+      readonly key: KeyValues
+      readonly navigation: NavigationModel
+      readonly count: boolean
+    }
   | { readonly kind: 'action'; readonly set: EntitySetModel; readonly key: KeyValues; readonly action: ActionModel }
-  | { readonly kind: 'function'; readonly set: EntitySetModel; readonly function: VirtualTableSignature; readonly parameters: ReadonlyMap<string, string>; readonly count: boolean }
+  | {
+      readonly kind: 'function'
+      readonly set: EntitySetModel
+      readonly function: VirtualTableSignature
+      readonly parameters: ReadonlyMap<string, string>
+      readonly count: boolean
+    }
 
 interface RawSegment {
   readonly name: string
@@ -106,15 +118,18 @@ export function parseKeyPredicate(set: EntitySetModel, text: string): KeyValues 
   if (parts.length === 1 && set.key.length === 1) {
     const [name, value] = splitAssignment(parts[0]!)
     const property = set.key[0]!
-    if (name !== undefined && name !== property.name) throw new ODataError('InvalidKey', `${name} is not the key of ${set.name}; the key is ${property.name}`)
+    if (name !== undefined && name !== property.name)
+      throw new ODataError('InvalidKey', `${name} is not the key of ${set.name}; the key is ${property.name}`)
     values.set(property.name, keyValue(property, value, set))
     return values
   }
   for (const part of parts) {
     const [name, value] = splitAssignment(part)
-    if (name === undefined) throw new ODataError('InvalidKey', `${set.name} has a compound key (${set.key.map((k) => k.name).join(', ')}); name each part`)
+    if (name === undefined)
+      throw new ODataError('InvalidKey', `${set.name} has a compound key (${set.key.map((k) => k.name).join(', ')}); name each part`)
     const property = set.key.find((k) => k.name === name)
-    if (!property) throw new ODataError('InvalidKey', `${name} is not part of the key of ${set.name} (${set.key.map((k) => k.name).join(', ')})`)
+    if (!property)
+      throw new ODataError('InvalidKey', `${name} is not part of the key of ${set.name} (${set.key.map((k) => k.name).join(', ')})`)
     if (values.has(name)) throw new ODataError('InvalidKey', `${name} is given twice in the key`)
     values.set(name, keyValue(property, value, set))
   }
@@ -138,7 +153,11 @@ export function parseFunctionParameters(text: string | undefined): Map<string, s
   if (text === undefined || text.trim() === '') return parameters
   for (const part of splitTopLevel(text)) {
     const [name, value] = splitAssignment(part)
-    if (name === undefined) throw new ODataError('InvalidParameter', `Function parameters must be named (Name=value): ${JSON.stringify(part.trim().slice(0, 60))}`)
+    if (name === undefined)
+      throw new ODataError(
+        'InvalidParameter',
+        `Function parameters must be named (Name=value): ${JSON.stringify(part.trim().slice(0, 60))}`,
+      )
     if (parameters.has(name)) throw new ODataError('InvalidParameter', `The parameter ${name} is given twice`, { target: name })
     parameters.set(name, value)
   }
@@ -171,7 +190,8 @@ export function resolveResourcePath(model: ServiceModel, rawPath: string): Resou
   if (first.parenthesized === undefined) {
     if (rest.length === 0) return { kind: 'collection', set, count: false }
     const [second, ...tail] = rest
-    if (second!.name === '$count' && second!.parenthesized === undefined && tail.length === 0) return { kind: 'collection', set, count: true }
+    if (second!.name === '$count' && second!.parenthesized === undefined && tail.length === 0)
+      return { kind: 'collection', set, count: true }
     const fn = set.functions.find((f) => f.name === operationName(model, second!.name))
     if (!fn) throw notFound(`${set.name} has no function or segment named ${JSON.stringify(second!.name)}`)
     if (second!.parenthesized === undefined) throw new ODataError('InvalidUrl', `Call the function as ${fn.name}(…) with parentheses`)

@@ -28,12 +28,18 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 /** Each variable: its schema (values arrive as text; numbers are coerced) and what it must be, in words. */
 const VARIABLES = {
   PORT: { schema: { type: 'integer', minimum: 0, maximum: 65535 }, must: 'an integer from 0 to 65535' },
-  HOST: { schema: { type: 'string', pattern: '^[A-Za-z0-9.:\\-\\[\\]]{1,255}$' }, must: 'an interface address or host name (127.0.0.1, 0.0.0.0, ::)' },
+  HOST: {
+    schema: { type: 'string', pattern: '^[A-Za-z0-9.:\\-\\[\\]]{1,255}$' },
+    must: 'an interface address or host name (127.0.0.1, 0.0.0.0, ::)',
+  },
   SEED_SCALE: { schema: { type: 'number', minimum: 0, maximum: 100000 }, must: 'a number from 0 to 100000' },
   LOG_LEVEL: { schema: { enum: LOG_LEVELS }, must: `one of ${LOG_LEVELS.join(', ')}` },
   WORKERS: { schema: { type: 'integer', minimum: 1, maximum: 256 }, must: 'a number of processes from 1 to 256' },
   STOP_TIMEOUT_SECONDS: { schema: { type: 'number', minimum: 0, maximum: 3600 }, must: 'a number of seconds from 0 to 3600' },
-  METRICS_TOKEN: { schema: { type: 'string', minLength: 16, pattern: '^[\\x21-\\x7e]+$' }, must: 'at least 16 visible ASCII characters, no spaces' },
+  METRICS_TOKEN: {
+    schema: { type: 'string', minLength: 16, pattern: '^[\\x21-\\x7e]+$' },
+    must: 'at least 16 visible ASCII characters, no spaces',
+  },
 } as const
 
 type VariableName = keyof typeof VARIABLES
@@ -76,7 +82,8 @@ export function readEnvironment(environment: Readonly<Record<string, string | un
   } catch (error) {
     problems.push({ path: 'DATABASE_URL', message: (error as Error).message.replace(/^DATABASE_URL /, '') })
   }
-  const configFile = environment.CONFIG || ['config/demo.json', 'config/demo.yaml', 'config/demo.yml'].find((file) => existsSync(file)) || 'config/demo.json'
+  const configFile =
+    environment.CONFIG || ['config/demo.json', 'config/demo.yaml', 'config/demo.yml'].find((file) => existsSync(file)) || 'config/demo.json'
   if (!existsSync(configFile)) problems.push({ path: 'CONFIG', message: `names no file (${JSON.stringify(configFile)})` })
   for (const check of [() => settingsFromEnvironment(environment), () => new CorsPolicy({}, environment.CORS_ORIGINS)]) {
     try {

@@ -23,14 +23,24 @@ type Message =
   | { readonly type: 'odata:metrics?'; readonly id: number }
   | { readonly type: 'odata:metrics'; readonly id: number; readonly text?: string; readonly error?: string }
 
-const isMessage = (value: unknown): value is Message => typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string' && (value as { type: string }).type.startsWith('odata:')
+const isMessage = (value: unknown): value is Message =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { type?: unknown }).type === 'string' &&
+  (value as { type: string }).type.startsWith('odata:')
 
 /** Throws when another process listens on the port; with port 0 returns one that is free now. */
 export async function claimPort(host: string, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer()
     probe.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new Error(error.code === 'EADDRINUSE' ? `Port ${port} on ${host} is taken by another process` : `Cannot listen on ${host}:${port}: ${error.message}`)),
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `Port ${port} on ${host} is taken by another process`
+            : `Cannot listen on ${host}:${port}: ${error.message}`,
+        ),
+      ),
     )
     probe.listen({ host, port, exclusive: true }, () => {
       const chosen = (probe.address() as net.AddressInfo).port

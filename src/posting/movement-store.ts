@@ -31,16 +31,23 @@ const ROWS_PER_INSERT = 2000
 /** The register set (`AccumulationRegister_Stock`) a record-type set (`…_RecordType`) lists the rows of. */
 export function registerSetOf(model: ServiceModel, recordTypeSet: EntitySetModel): EntitySetModel {
   const source = recordTypeSet.source
-  if (source.type !== 'accumulationRegisterRecords' && source.type !== 'accountingRegisterRecords') throw new Error(`${recordTypeSet.name} is not a record-type set`)
+  if (source.type !== 'accumulationRegisterRecords' && source.type !== 'accountingRegisterRecords')
+    throw new Error(`${recordTypeSet.name} is not a record-type set`)
   return model.entitySetByName.get(source.recordSetSet)!
 }
 
 const recorderCondition = (recorder: Recorder) => sql`${id('Recorder')} = ${recorder.key} AND ${id('Recorder_Type')} = ${recorder.type}`
 
 /** Which of the registers hold movements of the recorder, in one round trip. */
-async function registersWithMovements(transaction: Transaction, recordTypeSets: readonly EntitySetModel[], recorder: Recorder): Promise<EntitySetModel[]> {
+async function registersWithMovements(
+  transaction: Transaction,
+  recordTypeSets: readonly EntitySetModel[],
+  recorder: Recorder,
+): Promise<EntitySetModel[]> {
   if (recordTypeSets.length === 0) return []
-  const probes = recordTypeSets.map((set, i) => sql`EXISTS(SELECT 1 FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}) AS ${id(`r${i}`)}`)
+  const probes = recordTypeSets.map(
+    (set, i) => sql`EXISTS(SELECT 1 FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}) AS ${id(`r${i}`)}`,
+  )
   const [row] = await transaction.arrays(sql`SELECT ${join(probes)}`)
   return recordTypeSets.filter((_, i) => Number(row![i]) === 1)
 }
@@ -64,13 +71,19 @@ async function insertRegisterRows(transaction: Transaction, register: RegisterMo
   const head = insertHead(register)
   const width = register.columns.length
   for (let start = 0; start < register.rows.length; start += ROWS_PER_INSERT) {
-    const rows = start === 0 && register.rows.length <= ROWS_PER_INSERT ? register.rows : register.rows.slice(start, start + ROWS_PER_INSERT)
+    const rows =
+      start === 0 && register.rows.length <= ROWS_PER_INSERT ? register.rows : register.rows.slice(start, start + ROWS_PER_INSERT)
     await transaction.run(sql`${head}${rowValues(rows, width)}`)
   }
 }
 
 /** Removes the recorder's movements from the given registers, subtracting them from the totals first. */
-export async function removeMovements(transaction: Transaction, model: ServiceModel, recordTypeSets: readonly EntitySetModel[], recorder: Recorder): Promise<void> {
+export async function removeMovements(
+  transaction: Transaction,
+  model: ServiceModel,
+  recordTypeSets: readonly EntitySetModel[],
+  recorder: Recorder,
+): Promise<void> {
   for (const set of await registersWithMovements(transaction, recordTypeSets, recorder)) {
     const totals = registerTotals(model, registerSetOf(model, set))
     if (totals) await transaction.run(totals.subtract.sql, totals.subtract.values(recorder.key, recorder.type))
@@ -83,13 +96,22 @@ export async function removeMovements(transaction: Transaction, model: ServiceMo
  * Recorder_Type already set) and adds them to the totals. A key taken by another recorder with the same
  * `Ref_Key` (a document of another type) is `409`.
  */
-export async function insertMovements(transaction: Transaction, model: ServiceModel, movements: readonly RegisterMovements[], recorder: Recorder): Promise<void> {
+export async function insertMovements(
+  transaction: Transaction,
+  model: ServiceModel,
+  movements: readonly RegisterMovements[],
+  recorder: Recorder,
+): Promise<void> {
   for (const register of movements) {
     if (register.rows.length === 0) continue
     try {
       await insertRegisterRows(transaction, register)
     } catch (error) {
-      if (isDuplicateKey(error)) throw new ODataError('Conflict', `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with the key ${recorder.key}`)
+      if (isDuplicateKey(error))
+        throw new ODataError(
+          'Conflict',
+          `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with the key ${recorder.key}`,
+        )
       throw error
     }
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
@@ -117,13 +139,23 @@ export async function replaceMovements(
  * Inserts the movements of several recorders of one type that have none yet (documents created in the
  * same transaction), with one multi-row INSERT per register and one totals statement per register.
  */
-export async function insertMovementsOfNewRecorders(transaction: Transaction, model: ServiceModel, movements: readonly RegisterMovements[], recorderKeys: readonly string[], recorderType: string): Promise<void> {
+export async function insertMovementsOfNewRecorders(
+  transaction: Transaction,
+  model: ServiceModel,
+  movements: readonly RegisterMovements[],
+  recorderKeys: readonly string[],
+  recorderType: string,
+): Promise<void> {
   for (const register of movements) {
     if (register.rows.length === 0) continue
     try {
       await insertRegisterRows(transaction, register)
     } catch (error) {
-      if (isDuplicateKey(error)) throw new ODataError('Conflict', `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with one of these keys`)
+      if (isDuplicateKey(error))
+        throw new ODataError(
+          'Conflict',
+          `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with one of these keys`,
+        )
       throw error
     }
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))

@@ -69,7 +69,12 @@ function sourceGetter(source: string, documentSet: EntitySetModel, rowSet: Entit
   return scope === 'row' ? (_document, row) => row?.[key] ?? fallback : (document) => document[key] ?? fallback
 }
 
-function compileRule(model: ServiceModel, documentSet: EntitySetModel, rule: PostingRuleConfig, recordTypeSet: EntitySetModel): CompiledRule {
+function compileRule(
+  model: ServiceModel,
+  documentSet: EntitySetModel,
+  rule: PostingRuleConfig,
+  recordTypeSet: EntitySetModel,
+): CompiledRule {
   const source = documentSet.source
   if (source.type !== 'document') throw new Error(`${documentSet.name} is not a document`)
   const rowSet = rule.forEach === undefined ? undefined : model.entitySetByName.get(`${documentSet.name}_${rule.forEach}`)
@@ -90,7 +95,10 @@ function compileRule(model: ServiceModel, documentSet: EntitySetModel, rule: Pos
   const register = model.entitySetByName.get(recordTypeSet.name.replace(/_RecordType$/, ''))!.source
   if (register.type === 'accountingRegister') {
     const chart = (model.configuration.chartsOfAccounts ?? []).find((c) => c.name === register.config.chartOfAccounts)!
-    for (const [side, entry] of [['Dr', rule.debit], ['Cr', rule.credit]] as const) {
+    for (const [side, entry] of [
+      ['Dr', rule.debit],
+      ['Cr', rule.credit],
+    ] as const) {
       if (!entry) continue
       const account = chart.accounts.find((a) => a.code === entry.account)!
       const accountKey = accountRefKey(chart.name, account.code)
@@ -144,7 +152,8 @@ export function computeMovements(plan: PostingPlan, input: PostingInput): Regist
   return plan.registers.map((register) => {
     const rows: unknown[][] = []
     for (const rule of register.rules) {
-      const sourceRows: readonly (EntityValues | undefined)[] = rule.forEach === undefined ? [undefined] : input.tableParts[rule.forEach] ?? []
+      const sourceRows: readonly (EntityValues | undefined)[] =
+        rule.forEach === undefined ? [undefined] : (input.tableParts[rule.forEach] ?? [])
       for (const row of sourceRows) {
         const values = rule.getters.map((get) => get(input.document, row))
         values[rule.lineNumberIndex] = rows.length + 1

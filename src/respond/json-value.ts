@@ -16,7 +16,8 @@ const writeGuid: JsonValueWriter = (value) => `"${String(value)}"`
 export function storedDateTimeToIso(value: string): string {
   return `${value.slice(0, 10)}T${value.slice(11, 19)}Z`
 }
-const writeDateTime: JsonValueWriter = (value) => (value === null || value === undefined ? 'null' : `"${storedDateTimeToIso(String(value))}"`)
+const writeDateTime: JsonValueWriter = (value) =>
+  value === null || value === undefined ? 'null' : `"${storedDateTimeToIso(String(value))}"`
 
 /** An enumeration's values are few and known: their JSON text is made once, not per row. */
 function enumWriter(values: readonly string[]): JsonValueWriter {

@@ -42,7 +42,10 @@ export class Random {
   /** A version-4-shaped GUID, lowercase. */
   guid(): string {
     const hex = (n: number) => n.toString(16).padStart(8, '0')
-    const a = hex(this.nextUint32()), b = hex(this.nextUint32()), c = hex(this.nextUint32()), d = hex(this.nextUint32())
+    const a = hex(this.nextUint32()),
+      b = hex(this.nextUint32()),
+      c = hex(this.nextUint32()),
+      d = hex(this.nextUint32())
     const variant = ((parseInt(c[0]!, 16) & 0x3) | 0x8).toString(16)
     return `${a}-${b.slice(0, 4)}-4${b.slice(5, 8)}-${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`
   }

@@ -101,7 +101,9 @@ class SeedGenerator {
       case 'string':
         return storage.length === undefined ? '' : `${label}-${this.random.int(1, 99999)}`.slice(0, storage.length)
       case 'decimal':
-        return (this.random.int(0, 10 ** Math.min(6, storage.precision - storage.scale) - 1) + this.random.int(0, 99) / 100).toFixed(storage.scale)
+        return (this.random.int(0, 10 ** Math.min(6, storage.precision - storage.scale) - 1) + this.random.int(0, 99) / 100).toFixed(
+          storage.scale,
+        )
       case 'boolean':
         return this.random.int(0, 1)
       default:
@@ -152,8 +154,13 @@ class SeedGenerator {
       const lines = this.set(`ChartOfAccounts_${chart.name}_ExtDimensionTypes`)
       for (const account of chart.accounts) {
         const key = accountRefKey(chart.name, account.code)
-        await this.insert(set, ['Ref_Key', 'DataVersion', 'DeletionMark', 'Code', 'Description', 'AccountType'], [key, '1', 0, account.code, account.description.slice(0, chart.descriptionLength), account.type])
-        for (const [i, kind] of (account.extDimensions ?? []).entries()) await this.insert(lines, ['Ref_Key', 'LineNumber', 'ExtDimensionType'], [key, i + 1, kind])
+        await this.insert(
+          set,
+          ['Ref_Key', 'DataVersion', 'DeletionMark', 'Code', 'Description', 'AccountType'],
+          [key, '1', 0, account.code, account.description.slice(0, chart.descriptionLength), account.type],
+        )
+        for (const [i, kind] of (account.extDimensions ?? []).entries())
+          await this.insert(lines, ['Ref_Key', 'LineNumber', 'ExtDimensionType'], [key, i + 1, kind])
       }
     }
   }
@@ -187,7 +194,7 @@ class SeedGenerator {
       const number = (numbers.get(choice.document) ?? 0) + 1
       numbers.set(choice.document, number)
       // Dates grow with n: spread evenly over the span, seconds apart within a day.
-      const date = storedDateTime(start + Math.floor((n / total) * spanMs / 1000) * 1000)
+      const date = storedDateTime(start + Math.floor(((n / total) * spanMs) / 1000) * 1000)
       await this.document(set, choice.document, number, date, min, max, plans.get(choice.document)!)
       if (n % 1000 === 999) this.progress.advance(1000)
     }
@@ -196,7 +203,15 @@ class SeedGenerator {
     return total
   }
 
-  private async document(set: EntitySetModel, name: string, number: number, date: string, minRows: number, maxRows: number, plan: ReturnType<typeof postingPlan>): Promise<void> {
+  private async document(
+    set: EntitySetModel,
+    name: string,
+    number: number,
+    date: string,
+    minRows: number,
+    maxRows: number,
+    plan: ReturnType<typeof postingPlan>,
+  ): Promise<void> {
     const source = set.source
     if (source.type !== 'document') return
     // A document whose rows the balances could not serve at all (a sale from an empty warehouse) is drawn
@@ -208,17 +223,32 @@ class SeedGenerator {
       tableParts = {}
       let rowCount = 0
       for (const tablePartName of source.tableParts) {
-        const rows = this.tablePartRows(plan, values, this.set(`${set.name}_${tablePartName}`), tablePartName, this.random.int(minRows, maxRows))
+        const rows = this.tablePartRows(
+          plan,
+          values,
+          this.set(`${set.name}_${tablePartName}`),
+          tablePartName,
+          this.random.int(minRows, maxRows),
+        )
         tableParts[tablePartName] = rows
         rowCount += rows.length
       }
       if (rowCount > 0 || source.tableParts.length === 0) break
     }
     this.stock.book(plan, values, undefined)
-    await this.insert(set, set.properties.map((p) => p.column), set.properties.map((p) => values[p.name]))
+    await this.insert(
+      set,
+      set.properties.map((p) => p.column),
+      set.properties.map((p) => values[p.name]),
+    )
     for (const [tablePartName, rows] of Object.entries(tableParts)) {
       const rowSet = this.set(`${set.name}_${tablePartName}`)
-      for (const row of rows) await this.insert(rowSet, rowSet.properties.map((p) => p.column), rowSet.properties.map((p) => row[p.name]))
+      for (const row of rows)
+        await this.insert(
+          rowSet,
+          rowSet.properties.map((p) => p.column),
+          rowSet.properties.map((p) => row[p.name]),
+        )
     }
     for (const movements of computeMovements(plan, { document: values, tableParts })) {
       const columns = movements.columns.map((c) => c.column)
@@ -260,7 +290,13 @@ class SeedGenerator {
    * would take out more than the balances hold takes what they hold (its quantity scaled down), and one
    * that finds nothing is drawn again (another product), a few times, before it is left out.
    */
-  private tablePartRows(plan: ReturnType<typeof postingPlan>, document: EntityValues, rowSet: EntitySetModel, tablePartName: string, count: number): EntityValues[] {
+  private tablePartRows(
+    plan: ReturnType<typeof postingPlan>,
+    document: EntityValues,
+    rowSet: EntitySetModel,
+    tablePartName: string,
+    count: number,
+  ): EntityValues[] {
     const rows: EntityValues[] = []
     for (let line = 1; line <= count; line++) {
       for (let attempt = 0; attempt < ROW_ATTEMPTS; attempt++) {
@@ -339,7 +375,11 @@ class SeedGenerator {
 }
 
 /** Seeds the database unless it holds a seed of this scale already. */
-export async function seedDemoData(pool: Pool, model: ServiceModel, options: { scale: number; progress?: SeedProgress; force?: boolean }): Promise<SeedResult> {
+export async function seedDemoData(
+  pool: Pool,
+  model: ServiceModel,
+  options: { scale: number; progress?: SeedProgress; force?: boolean },
+): Promise<SeedResult> {
   const existing = await readSeedMarker(pool)
   if (existing && !options.force) {
     const same = existing.scale === options.scale && existing.version === GENERATOR_VERSION
@@ -360,8 +400,16 @@ export async function seedDemoData(pool: Pool, model: ServiceModel, options: { s
   await generator.dailyRecords()
   await writer.flushAll()
   await recomputeTotals(pool, model)
-  await query(pool, sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${SEED_MARKER}, ${JSON.stringify({ scale: options.scale, version: GENERATOR_VERSION })})`)
-  return { seeded: true, documents, rows: generator.rows, message: `seeded scale ${options.scale}: ${documents} documents, ${generator.rows} rows` }
+  await query(
+    pool,
+    sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${SEED_MARKER}, ${JSON.stringify({ scale: options.scale, version: GENERATOR_VERSION })})`,
+  )
+  return {
+    seeded: true,
+    documents,
+    rows: generator.rows,
+    message: `seeded scale ${options.scale}: ${documents} documents, ${generator.rows} rows`,
+  }
 }
 
 async function clearSeededTables(pool: Pool, model: ServiceModel): Promise<void> {
@@ -369,7 +417,8 @@ async function clearSeededTables(pool: Pool, model: ServiceModel): Promise<void>
   for (const set of model.entitySets) tables.add(set.table)
   for (const set of model.entitySets) {
     const source = set.source
-    if ((source.type === 'accumulationRegister' && source.totalsTable) || source.type === 'accountingRegister') tables.add(source.totalsTable!)
+    if ((source.type === 'accumulationRegister' && source.totalsTable) || source.type === 'accountingRegister')
+      tables.add(source.totalsTable!)
   }
   for (const table of tables) await query(pool, sql`DELETE FROM ${id(table)}`)
 }

@@ -62,7 +62,12 @@ export class StockLedger {
     }
   }
 
-  private changes(plan: PostingPlan, document: EntityValues, tablePart: string | undefined, row: EntityValues | undefined): BalanceChange[] {
+  private changes(
+    plan: PostingPlan,
+    document: EntityValues,
+    tablePart: string | undefined,
+    row: EntityValues | undefined,
+  ): BalanceChange[] {
     const changes: BalanceChange[] = []
     for (const rule of this.rules(plan)) {
       if (rule.forEach !== tablePart) continue
@@ -88,7 +93,9 @@ export class StockLedger {
     if (!rules) {
       rules = plan.registers.flatMap((register) => {
         const columns = this.balanceColumns(register.recordTypeSet)
-        return columns === undefined ? [] : register.rules.map((rule) => ({ set: register.recordTypeSet, columns, forEach: rule.forEach, getters: rule.getters }))
+        return columns === undefined
+          ? []
+          : register.rules.map((rule) => ({ set: register.recordTypeSet, columns, forEach: rule.forEach, getters: rule.getters }))
       })
       this.rulesByPlan.set(plan, rules)
     }
@@ -103,6 +110,10 @@ export class StockLedger {
     if (register?.type !== 'accumulationRegister' || register.registerKind !== 'Balance') return undefined
     const properties = recordTypeSet.properties
     const indexes = (role: string) => properties.flatMap((p, i) => (p.role === role ? [i] : []))
-    return { recordType: properties.findIndex((p) => p.name === 'RecordType'), dimensions: indexes('dimension'), resources: indexes('resource') }
+    return {
+      recordType: properties.findIndex((p) => p.name === 'RecordType'),
+      dimensions: indexes('dimension'),
+      resources: indexes('resource'),
+    }
   }
 }

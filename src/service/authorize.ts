@@ -5,9 +5,11 @@ import { ODataError } from '../errors.js'
 import type { EntitySetModel, SubjectModel } from '../model/model.js'
 
 export function authorizeRead(subject: SubjectModel, set: EntitySetModel): void {
-  if (!subject.profile.canRead(set.name)) throw new ODataError('Forbidden', `The profile ${subject.profile.name} may not read ${set.name}`, { target: set.name })
+  if (!subject.profile.canRead(set.name))
+    throw new ODataError('Forbidden', `The profile ${subject.profile.name} may not read ${set.name}`, { target: set.name })
 }
 
 export function authorizeWrite(subject: SubjectModel, set: EntitySetModel): void {
-  if (!subject.profile.canWrite(set.name)) throw new ODataError('Forbidden', `The profile ${subject.profile.name} may not write ${set.name}`, { target: set.name })
+  if (!subject.profile.canWrite(set.name))
+    throw new ODataError('Forbidden', `The profile ${subject.profile.name} may not write ${set.name}`, { target: set.name })
 }

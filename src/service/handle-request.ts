@@ -39,7 +39,9 @@ function withHead(methods: readonly string[]): string[] {
 }
 
 export function methodNotAllowed(method: string, allowed: readonly string[], what: string): ODataError {
-  return new ODataError('MethodNotAllowed', `${method} is not allowed on ${what}; allowed: ${allowed.join(', ')}`, { headers: { Allow: allowed.join(', ') } })
+  return new ODataError('MethodNotAllowed', `${method} is not allowed on ${what}; allowed: ${allowed.join(', ')}`, {
+    headers: { Allow: allowed.join(', ') },
+  })
 }
 
 export async function handleRequest(context: ServiceContext, request: ServiceRequest, sink: ResponseSink): Promise<void> {

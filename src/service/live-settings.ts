@@ -116,11 +116,15 @@ export class LiveSettings {
    */
   async change(pool: Pool, patch: unknown): Promise<SettingsView> {
     if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) {
-      throw new ODataError('InvalidBody', 'The settings are changed with a JSON object: {"maxBatchOperations": 50}, or null to remove a value')
+      throw new ODataError(
+        'InvalidBody',
+        'The settings are changed with a JSON object: {"maxBatchOperations": 50}, or null to remove a value',
+      )
     }
     const members = patch as Record<string, unknown>
     const unknown = Object.keys(members).filter((name) => !(NAMES as string[]).includes(name))
-    if (unknown.length > 0) throw invalidSettings(unknown.map((name) => ({ path: `/${name}`, message: `is not a setting (settings: ${NAMES.join(', ')})` })))
+    if (unknown.length > 0)
+      throw invalidSettings(unknown.map((name) => ({ path: `/${name}`, message: `is not a setting (settings: ${NAMES.join(', ')})` })))
     const problems = settingsProblems(Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null)))
     if (problems.length > 0) throw invalidSettings(problems)
 
@@ -138,7 +142,9 @@ export class LiveSettings {
   startRefreshing(pool: Pool): void {
     this.stopRefreshing()
     this.refreshTimer = setInterval(() => {
-      this.load(pool).catch((error: unknown) => logger.warn({ err: error }, 'could not read the settings again; the last ones stay in force'))
+      this.load(pool).catch((error: unknown) =>
+        logger.warn({ err: error }, 'could not read the settings again; the last ones stay in force'),
+      )
     }, REFRESH_EVERY_MS)
     this.refreshTimer.unref()
   }
@@ -158,7 +164,8 @@ function storedValues(rows: readonly { name: string; value: string }[]): Partial
   const values: Record<string, unknown> = {}
   for (const row of rows) {
     const value = safeParse(row.value)
-    if ((NAMES as string[]).includes(row.name) && value !== undefined && settingsProblems({ [row.name]: value }).length === 0) values[row.name] = value
+    if ((NAMES as string[]).includes(row.name) && value !== undefined && settingsProblems({ [row.name]: value }).length === 0)
+      values[row.name] = value
     else logger.warn({ setting: row.name, stored: row.value }, 'a stored setting is not a valid setting; it is ignored')
   }
   return values as Partial<ResolvedSettings>
@@ -173,7 +180,11 @@ function safeParse(text: string): unknown {
 }
 
 function invalidSettings(problems: readonly ConfigurationProblem[]): ODataError {
-  return new ODataError('InvalidSetting', `The settings were not changed: ${problems.map((problem) => `${problem.path.slice(1) || 'settings'} ${problem.message}`).join('; ')}`, {
-    details: problems.map((problem) => ({ code: 'InvalidSetting', message: problem.message, target: problem.path.slice(1) })),
-  })
+  return new ODataError(
+    'InvalidSetting',
+    `The settings were not changed: ${problems.map((problem) => `${problem.path.slice(1) || 'settings'} ${problem.message}`).join('; ')}`,
+    {
+      details: problems.map((problem) => ({ code: 'InvalidSetting', message: problem.message, target: problem.path.slice(1) })),
+    },
+  )
 }

@@ -10,15 +10,30 @@ import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
 
 function setTarget(context: ServiceContext, set: EntitySetModel): RowsTarget {
-  return { base: entitySetSources(context.model)(set.name), contextName: set.name, resourcePath: encodeURIComponent(set.name), conditions: () => [] }
+  return {
+    base: entitySetSources(context.model)(set.name),
+    contextName: set.name,
+    resourcePath: encodeURIComponent(set.name),
+    conditions: () => [],
+  }
 }
 
-export async function readCollection(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, set: EntitySetModel): Promise<void> {
+export async function readCollection(
+  context: ServiceContext,
+  request: ServiceRequest,
+  sink: ResponseSink,
+  set: EntitySetModel,
+): Promise<void> {
   authorizeRead(request.subject, set)
   await readRows(context, request, sink, setTarget(context, set))
 }
 
-export async function readCollectionCount(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, set: EntitySetModel): Promise<void> {
+export async function readCollectionCount(
+  context: ServiceContext,
+  request: ServiceRequest,
+  sink: ResponseSink,
+  set: EntitySetModel,
+): Promise<void> {
   authorizeRead(request.subject, set)
   await readCount(context, request, sink, setTarget(context, set))
 }

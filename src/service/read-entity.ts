@@ -26,7 +26,10 @@ import type { ServiceRequest } from './service-request.js'
 
 /** `k1 = ? AND k2 = ?` over the set's key columns, with the key's values in key order. */
 export function keyCondition(set: EntitySetModel, values: readonly unknown[]): SqlFragment {
-  return join(set.key.map((k, i) => sql`${id(k.column)} = ${values[i]}`), ' AND ')
+  return join(
+    set.key.map((k, i) => sql`${id(k.column)} = ${values[i]}`),
+    ' AND ',
+  )
 }
 
 export function keyParameters(set: EntitySetModel, key: KeyValues): unknown[] {
@@ -34,7 +37,12 @@ export function keyParameters(set: EntitySetModel, key: KeyValues): unknown[] {
 }
 
 /** Reads the stored row of one entity as an array in the order of `properties`, or undefined. */
-export async function fetchEntityRow(context: ServiceContext, set: EntitySetModel, key: KeyValues, properties: readonly PropertyModel[]): Promise<unknown[] | undefined> {
+export async function fetchEntityRow(
+  context: ServiceContext,
+  set: EntitySetModel,
+  key: KeyValues,
+  properties: readonly PropertyModel[],
+): Promise<unknown[] | undefined> {
   const statement = sql`SELECT ${idList(properties.map((p) => p.column))} FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters(set, key))} LIMIT 1`
   const [rows] = await context.pool.execute({ sql: statement.text, rowsAsArray: true }, sqlValues(statement.parameters))
   return (rows as unknown[][])[0]
@@ -45,12 +53,18 @@ export async function fetchEntityRow(context: ServiceContext, set: EntitySetMode
  * when its recorder document exists (an empty set is still a set the recorder may write).
  */
 export async function recordSetExists(context: ServiceContext, set: EntitySetModel, key: KeyValues): Promise<boolean> {
-  const movements = await execute<unknown[]>(context.pool, sql`SELECT 1 FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters(set, key))} LIMIT 1`)
+  const movements = await execute<unknown[]>(
+    context.pool,
+    sql`SELECT 1 FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters(set, key))} LIMIT 1`,
+  )
   if (movements.length > 0) return true
   const recorderType = String(key.get('Recorder_Type'))
   const recorderSet = context.model.entitySetByName.get(recorderType.slice(recorderType.indexOf('.') + 1))
   if (!recorderSet || recorderSet.kind !== 'Document') return false
-  const documents = await execute<unknown[]>(context.pool, sql`SELECT 1 FROM ${id(recorderSet.table)} WHERE ${id('Ref_Key')} = ${key.get('Recorder')} LIMIT 1`)
+  const documents = await execute<unknown[]>(
+    context.pool,
+    sql`SELECT 1 FROM ${id(recorderSet.table)} WHERE ${id('Ref_Key')} = ${key.get('Recorder')} LIMIT 1`,
+  )
   return documents.length > 0
 }
 
@@ -65,10 +79,19 @@ function isRecordSetSet(set: EntitySetModel): boolean {
 }
 
 /** `column = value` for each key property: the entity's row. */
-export function keyConditions(set: EntitySetModel, key: KeyValues, column: (name: string) => SourceColumn, range: BoundProperty['range']): BoundExpression[] {
+export function keyConditions(
+  set: EntitySetModel,
+  key: KeyValues,
+  column: (name: string) => SourceColumn,
+  range: BoundProperty['range'],
+): BoundExpression[] {
   return set.key.map((k) => {
     const source = column(k.name)
-    return BoundComparison.create('eq', BoundProperty.create(range, source), BoundLiteral.create(source.type, key.get(k.name) as string | number))
+    return BoundComparison.create(
+      'eq',
+      BoundProperty.create(range, source),
+      BoundLiteral.create(source.type, key.get(k.name) as string | number),
+    )
   })
 }
 
@@ -92,7 +115,10 @@ function plainEntityRead(set: EntitySetModel): PlainEntityRead {
   let read = plainReads.get(set)
   if (!read) {
     read = {
-      sql: sql`SELECT ${idList(set.properties.map((p) => p.column))} FROM ${id(set.table)} WHERE ${keyCondition(set, set.key.map(() => null))} LIMIT 1`.text,
+      sql: sql`SELECT ${idList(set.properties.map((p) => p.column))} FROM ${id(set.table)} WHERE ${keyCondition(
+        set,
+        set.key.map(() => null),
+      )} LIMIT 1`.text,
       writer: createEntityWriter(set.properties, { ieee754Compatible: false }),
       versionIndex: set.properties.findIndex((p) => p.name === 'DataVersion'),
     }
@@ -106,7 +132,14 @@ function plainEntityRead(set: EntitySetModel): PlainEntityRead {
  * and compiling: its SQL and writer are made once per set, and the statement is prepared on the server.
  * The answer is the same as the general path's (a test compares them).
  */
-async function readPlainEntity(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, set: EntitySetModel, key: KeyValues, options: ReadEntityOptions): Promise<void> {
+async function readPlainEntity(
+  context: ServiceContext,
+  request: ServiceRequest,
+  sink: ResponseSink,
+  set: EntitySetModel,
+  key: KeyValues,
+  options: ReadEntityOptions,
+): Promise<void> {
   const read = plainEntityRead(set)
   const [rows] = await context.pool.execute({ sql: read.sql, rowsAsArray: true }, sqlValues(keyParameters(set, key)))
   const row = (rows as unknown[][])[0]
@@ -120,7 +153,14 @@ async function readPlainEntity(context: ServiceContext, request: ServiceRequest,
   sink.sendJson(200, read.writer.write(row, annotations), responseHeaders(format, etag === undefined ? {} : { ETag: etag }))
 }
 
-export async function readEntity(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, set: EntitySetModel, key: KeyValues, options: ReadEntityOptions = {}): Promise<void> {
+export async function readEntity(
+  context: ServiceContext,
+  request: ServiceRequest,
+  sink: ResponseSink,
+  set: EntitySetModel,
+  key: KeyValues,
+  options: ReadEntityOptions = {},
+): Promise<void> {
   authorizeRead(request.subject, set)
   // Sets with table parts take the general path, which reads the parts' rows as expansions do (bind-expand.ts).
   if (request.query.system.size === 0 && !isRecordSetSet(set) && set.properties.length > 0 && !set.navigations.some((n) => n.collection)) {
@@ -140,7 +180,9 @@ export async function readEntity(context: ServiceContext, request: ServiceReques
   let row: Row | undefined
   if (isRecordSetSet(set)) {
     // A record set is its key: nothing to read but whether it exists.
-    row = (await recordSetExists(context, set, key)) ? shape.projection.columns.map((c) => key.get((c.expression as BoundProperty).column.name)) : undefined
+    row = (await recordSetExists(context, set, key))
+      ? shape.projection.columns.map((c) => key.get((c.expression as BoundProperty).column.name))
+      : undefined
   } else {
     const where = keyConditions(set, key, (name) => source.columnByName.get(name)!, root)
     row = (await run(new QueryCompiler().compileSelect({ scope: bound.scope, columns: shape.projection.columns, where, limit: 1 })))[0]
@@ -153,7 +195,8 @@ export async function readEntity(context: ServiceContext, request: ServiceReques
 
   const etag = versionPosition === undefined ? undefined : `W/"${String(row[versionPosition])}"`
   let annotations = ''
-  if (format.metadata !== 'none') annotations += `"@odata.context":${JSON.stringify(contextUrl(request.serviceRoot, set.name, bound, true))},`
+  if (format.metadata !== 'none')
+    annotations += `"@odata.context":${JSON.stringify(contextUrl(request.serviceRoot, set.name, bound, true))},`
   if (etag !== undefined) annotations += `"@odata.etag":${JSON.stringify(etag)},`
   sink.sendJson(200, writeObject(shape, row, annotations), responseHeaders(format, etag === undefined ? {} : { ETag: etag }))
 }

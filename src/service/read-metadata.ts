@@ -26,7 +26,8 @@ function metadataJson(model: ServiceModel): string {
 
 export function readMetadata(context: ServiceContext, request: ServiceRequest, sink: ResponseSink): void {
   for (const option of request.query.system.keys()) {
-    if (option !== '$format') throw new ODataError('InvalidQueryOption', `${option} does not apply to $metadata; only $format does`, { target: option })
+    if (option !== '$format')
+      throw new ODataError('InvalidQueryOption', `${option} does not apply to $metadata; only $format does`, { target: option })
   }
   if (metadataFormat(request) === 'json') sink.send(200, { 'Content-Type': JSON_TYPE }, metadataJson(context.model))
   else sink.send(200, { 'Content-Type': XML_TYPE }, context.metadataXml)
@@ -48,5 +49,8 @@ function metadataFormat(request: ServiceRequest): 'xml' | 'json' {
     if (type === 'application/json') return 'json'
     if (type === 'application/xml' || type === 'text/xml' || type === '*/*' || type === 'application/*') return 'xml'
   }
-  throw new ODataError('NotAcceptable', `None of the media types in Accept (${accept.slice(0, 100)}) can be produced; $metadata is application/xml or application/json`)
+  throw new ODataError(
+    'NotAcceptable',
+    `None of the media types in Accept (${accept.slice(0, 100)}) can be produced; $metadata is application/xml or application/json`,
+  )
 }

@@ -49,7 +49,11 @@ export async function readNavigation(
     conditions: (root) =>
       link.links.map(({ parent, child }) => {
         const column = base.columnByName.get(child)!
-        return BoundComparison.create('eq', BoundProperty.create(root, column), BoundLiteral.create(column.type, key.get(parent.name) as string | number))
+        return BoundComparison.create(
+          'eq',
+          BoundProperty.create(root, column),
+          BoundLiteral.create(column.type, key.get(parent.name) as string | number),
+        )
       }),
   }
   return count ? readCount(context, request, sink, target) : readRows(context, request, sink, target)

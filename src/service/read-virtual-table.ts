@@ -15,7 +15,12 @@ import type { ServiceRequest } from './service-request.js'
 
 export type { FunctionCall }
 
-export async function readVirtualTable(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, path: FunctionCall): Promise<void> {
+export async function readVirtualTable(
+  context: ServiceContext,
+  request: ServiceRequest,
+  sink: ResponseSink,
+  path: FunctionCall,
+): Promise<void> {
   authorizeRead(request.subject, path.set)
   const options = parseReadOptions(request, path.count ? 'count' : 'collection')
   const prepared = prepareCall(context.model, path, request.query.custom, options)
@@ -28,7 +33,10 @@ export async function readVirtualTable(context: ServiceContext, request: Service
     contextName: signature.resultIsEntity ? path.set.name : `Collection(${model.namespace}.${signature.resultType})`,
     resourcePath: `${encodeURIComponent(path.set.name)}/${signature.name}(${encodeURIComponent(parameters)})`,
     conditions: () => [],
-    fingerprint: `${path.set.name}/${signature.name}(${parameters})?${[...request.query.custom].filter(([name]) => name !== 'token').map(([n, v]) => `${n}=${v}`).join('&')}`,
+    fingerprint: `${path.set.name}/${signature.name}(${parameters})?${[...request.query.custom]
+      .filter(([name]) => name !== 'token')
+      .map(([n, v]) => `${n}=${v}`)
+      .join('&')}`,
   }
   if (path.count) await readCount(context, request, sink, target)
   else await readRows(context, request, sink, target)

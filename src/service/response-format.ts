@@ -22,7 +22,8 @@ function parameters(mediaType: string): Map<string, string> {
 function fromMediaType(mediaType: string): JsonFormat {
   const params = parameters(mediaType)
   const metadata = params.get('odata.metadata') ?? params.get('metadata') ?? 'minimal'
-  if (metadata !== 'minimal' && metadata !== 'full' && metadata !== 'none') throw new ODataError('NotAcceptable', `odata.metadata=${metadata} is not supported`)
+  if (metadata !== 'minimal' && metadata !== 'full' && metadata !== 'none')
+    throw new ODataError('NotAcceptable', `odata.metadata=${metadata} is not supported`)
   return { metadata, ieee754Compatible: (params.get('ieee754compatible') ?? 'false') === 'true' }
 }
 
@@ -30,7 +31,8 @@ export function jsonFormat(request: ServiceRequest): JsonFormat {
   const format = request.query.system.get('$format')
   if (format !== undefined) {
     const type = format.split(';')[0]!.trim().toLowerCase()
-    if (type !== 'json' && type !== 'application/json') throw new ODataError('NotAcceptable', `$format=${format} is not supported; this service answers JSON`, { target: '$format' })
+    if (type !== 'json' && type !== 'application/json')
+      throw new ODataError('NotAcceptable', `$format=${format} is not supported; this service answers JSON`, { target: '$format' })
     return fromMediaType(format)
   }
   const accept = request.headers.get('accept')
@@ -41,7 +43,10 @@ export function jsonFormat(request: ServiceRequest): JsonFormat {
     if (type === 'application/json') return fromMediaType(range)
     if (type === '*/*' || type === 'application/*') return DEFAULT_FORMAT
   }
-  throw new ODataError('NotAcceptable', `None of the media types in Accept (${accept.slice(0, 100)}) can be produced; this service answers application/json`)
+  throw new ODataError(
+    'NotAcceptable',
+    `None of the media types in Accept (${accept.slice(0, 100)}) can be produced; this service answers application/json`,
+  )
 }
 
 export function contentType(format: JsonFormat): string {

@@ -23,9 +23,20 @@ export interface ServiceContext {
  * @param environment the process environment, for the settings it overrides (tests pass none); a bad
  * value throws ConfigurationError naming the variable.
  */
-export function createServiceContext(model: ServiceModel, pool: Pool, environment: Readonly<Record<string, string | undefined>> = {}): ServiceContext {
+export function createServiceContext(
+  model: ServiceModel,
+  pool: Pool,
+  environment: Readonly<Record<string, string | undefined>> = {},
+): ServiceContext {
   const settings = new LiveSettings(model.settings, model.configuration.settings ?? {}, settingsFromEnvironment(environment))
-  return { model, pool, metadataXml: buildMetadataXml(model), requestLog: new RequestLog(pool, () => settings.current.logLevel, configuredTokens(model)), settings, rateLimiter: new RateLimiter(pool) }
+  return {
+    model,
+    pool,
+    metadataXml: buildMetadataXml(model),
+    requestLog: new RequestLog(pool, () => settings.current.logLevel, configuredTokens(model)),
+    settings,
+    rateLimiter: new RateLimiter(pool),
+  }
 }
 
 /** Every token a subject can authenticate with: the request log masks them wherever they appear. */

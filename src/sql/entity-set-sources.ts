@@ -42,7 +42,13 @@ function entitySetSource(set: EntitySetModel, tablePrimaryKey: readonly string[]
   // service.md §2.2: a register without key fields is keyed by SurrogateKey, always 0.
   const surrogate = set.kind === 'InformationRegister' && set.key.length === 1 && set.key[0]!.name === 'SurrogateKey'
   const columns: SourceColumn[] = set.properties.map((property) =>
-    Object.freeze({ name: property.name, property, type: property.edmType, sqlName: property.column, surrogate: surrogate && property.name === 'SurrogateKey' }),
+    Object.freeze({
+      name: property.name,
+      property,
+      type: property.edmType,
+      sqlName: property.column,
+      surrogate: surrogate && property.name === 'SurrogateKey',
+    }),
   )
   const byName = columnMap(columns)
   const byColumn = new Map(columns.map((c) => [c.sqlName, c] as const))
@@ -52,14 +58,29 @@ function entitySetSource(set: EntitySetModel, tablePrimaryKey: readonly string[]
       const links = set.key.map((key, i) => ({ parent: byName.get(key.name)!, child: navigation.partnerKey![i]! }))
       navigations.set(navigation.name, Object.freeze({ kind: 'collection', name: navigation.name, targetSet: navigation.targetSet, links }))
     } else {
-      navigations.set(navigation.name, Object.freeze({ kind: 'reference', name: navigation.name, targetSet: navigation.targetSet, foreignKey: byName.get(navigation.foreignKey!)! }))
+      navigations.set(
+        navigation.name,
+        Object.freeze({
+          kind: 'reference',
+          name: navigation.name,
+          targetSet: navigation.targetSet,
+          foreignKey: byName.get(navigation.foreignKey!)!,
+        }),
+      )
     }
   }
   const recordSets = set.kind === 'AccumulationRegister' || set.kind === 'AccountingRegister'
   const tableKey = tablePrimaryKey.map((name) => byColumn.get(name))
-  const rowKey = !recordSets && tableKey.length > 0 && tableKey.every((c) => c !== undefined) ? (tableKey as SourceColumn[]) : set.key.map((k) => byName.get(k.name)!)
+  const rowKey =
+    !recordSets && tableKey.length > 0 && tableKey.every((c) => c !== undefined)
+      ? (tableKey as SourceColumn[])
+      : set.key.map((k) => byName.get(k.name)!)
   const relation = recordSets
-    ? { kind: 'derived' as const, sql: `SELECT DISTINCT ${columns.map((c) => q(c.sqlName)).join(', ')} FROM ${q(set.table)}`, parameters: [] }
+    ? {
+        kind: 'derived' as const,
+        sql: `SELECT DISTINCT ${columns.map((c) => q(c.sqlName)).join(', ')} FROM ${q(set.table)}`,
+        parameters: [],
+      }
     : { kind: 'table' as const, table: set.table }
   return Object.freeze({
     name: set.name,

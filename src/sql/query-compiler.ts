@@ -165,7 +165,9 @@ export class QueryCompiler {
       const targetKey = singleKey(range.source)
       this.append(' LEFT JOIN ')
       this.relation(range.source)
-      this.append(` AS ${this.alias(range)} ON ${this.alias(range)}.${q(targetKey.sqlName)} = ${this.alias(range.origin.parent)}.${q(range.origin.navigation.foreignKey.sqlName)}`)
+      this.append(
+        ` AS ${this.alias(range)} ON ${this.alias(range)}.${q(targetKey.sqlName)} = ${this.alias(range.origin.parent)}.${q(range.origin.navigation.foreignKey.sqlName)}`,
+      )
     }
   }
 
@@ -224,7 +226,10 @@ export class QueryCompiler {
     const child = members.root.source
     this.list(
       origin.navigation.links,
-      (link) => this.append(`${this.alias(members.root)}.${q(child.columnByName.get(link.child)!.sqlName)} = ${this.alias(origin.parent)}.${q(link.parent.sqlName)}`),
+      (link) =>
+        this.append(
+          `${this.alias(members.root)}.${q(child.columnByName.get(link.child)!.sqlName)} = ${this.alias(origin.parent)}.${q(link.parent.sqlName)}`,
+        ),
       ' AND ',
     )
     if (extra !== null) {
@@ -404,7 +409,8 @@ export class QueryCompiler {
    */
   private divisor(expression: BoundExpression): void {
     if (expression.kind === 'BoundLiteral' && (typeof expression.value === 'number' || typeof expression.value === 'string')) {
-      if (Number(expression.value) === 0) throw new ODataError('DivisionByZero', 'The request divides by zero (a div, divby or mod by the literal 0).')
+      if (Number(expression.value) === 0)
+        throw new ODataError('DivisionByZero', 'The request divides by zero (a div, divby or mod by the literal 0).')
       return this.expression(expression)
     }
     this.append('CASE WHEN ')
@@ -534,7 +540,12 @@ export class QueryCompiler {
 
   private textMatch(name: 'contains' | 'startswith' | 'endswith', text: BoundExpression, part: BoundExpression): void {
     if (part.kind === 'BoundLiteral' && typeof part.value === 'string') {
-      const pattern = name === 'contains' ? containsPattern(part.value) : name === 'startswith' ? startsWithPattern(part.value) : endsWithPattern(part.value)
+      const pattern =
+        name === 'contains'
+          ? containsPattern(part.value)
+          : name === 'startswith'
+            ? startsWithPattern(part.value)
+            : endsWithPattern(part.value)
       this.append('(')
       this.expression(text)
       this.append(' LIKE ')

@@ -97,7 +97,7 @@ export function rowValues(rows: readonly (readonly unknown[])[], width: number):
     if (row.length !== width) throw new Error(`a row of ${row.length} values for ${width} columns`)
     for (let c = 0; c < width; c++) parameters[at++] = row[c]
   }
-  return new SqlFragment(group + (`, ${group}`).repeat(rows.length - 1), parameters)
+  return new SqlFragment(group + `, ${group}`.repeat(rows.length - 1), parameters)
 }
 
 /** A compiled query (text and parameters) as a fragment. */

@@ -12,7 +12,16 @@ export const ER_LOCK_WAIT_TIMEOUT = 1205
 export const ER_NODE_NOT_READY = 1047
 
 /** Ways the driver reports that the server cannot be reached or went away. */
-const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'PROTOCOL_CONNECTION_LOST', 'ER_CON_COUNT_ERROR'])
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+])
 
 /**
  * A deadlock victim, or (MariaDB Galera) a transaction that lost certification against a write committed

@@ -56,7 +56,10 @@ export function parseDatabaseUrl(url: string = process.env.DATABASE_URL || DEFAU
   } catch {
     throw new Error(`DATABASE_URL is not a URL: ${FORM}`)
   }
-  if (!/^[A-Za-z0-9_]{1,64}$/.test(database)) throw new Error('DATABASE_URL must name a database of letters, digits and underscores, e.g. mysql://root@127.0.0.1:3306/odata_registers')
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(database))
+    throw new Error(
+      'DATABASE_URL must name a database of letters, digits and underscores, e.g. mysql://root@127.0.0.1:3306/odata_registers',
+    )
   const hosts = hostList === '' ? [{ host: '127.0.0.1', port: 3306 }] : hostList.split(',').map(parseHost)
   const unique = new Set(hosts.map((h) => `${h.host}:${h.port}`))
   if (unique.size !== hosts.length) throw new Error('DATABASE_URL lists a host twice')

@@ -28,7 +28,10 @@ interface MemberState extends FailoverMember {
 }
 
 function notReady(host: DatabaseHost, state: string): Error {
-  return Object.assign(new Error(`The database node ${host.host}:${host.port} is not ready (wsrep_ready ${state})`), { errno: ER_NODE_NOT_READY, code: 'ER_UNKNOWN_COM_ERROR' })
+  return Object.assign(new Error(`The database node ${host.host}:${host.port} is not ready (wsrep_ready ${state})`), {
+    errno: ER_NODE_NOT_READY,
+    code: 'ER_UNKNOWN_COM_ERROR',
+  })
 }
 
 export class FailoverPool {
@@ -72,7 +75,9 @@ export class FailoverPool {
     const physical = (connection as unknown as { connection: object }).connection
     const last = this.checkedAt.get(physical)
     if (last !== undefined && now - last < CHECK_EVERY_MS) return
-    const [rows] = (await connection.query("SHOW STATUS WHERE Variable_name IN ('wsrep_ready', 'wsrep_provider_name')")) as unknown as [{ Variable_name: string; Value: string }[]]
+    const [rows] = (await connection.query("SHOW STATUS WHERE Variable_name IN ('wsrep_ready', 'wsrep_provider_name')")) as unknown as [
+      { Variable_name: string; Value: string }[],
+    ]
     const status = (name: string) => rows.find((row) => row.Variable_name === name)?.Value ?? ''
     // MariaDB without a provider reports wsrep_ready OFF too: only a Galera node is judged by it.
     if (status('wsrep_provider_name') !== '' && status('wsrep_ready') !== 'ON') throw notReady(member.host, status('wsrep_ready'))

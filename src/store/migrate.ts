@@ -90,14 +90,22 @@ export async function migrate(pool: Pool, model: ServiceModel): Promise<Migratio
  */
 async function bringTotalsUpToDate(pool: Pool, model: ServiceModel, report: MigrationReport): Promise<void> {
   const wanted = totalsLayouts(model)
-  const rows = await query<{ value: string }[]>(pool, sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${TOTALS_LAYOUT_MARKER}`)
+  const rows = await query<{ value: string }[]>(
+    pool,
+    sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${TOTALS_LAYOUT_MARKER}`,
+  )
   const text = rows[0]?.value
   const recorded = new Map(Object.entries(text === undefined ? {} : (JSON.parse(text) as Record<string, number>)))
   const altered = new Set([...report.createdTables, ...report.addedColumns.map((column) => column.slice(0, column.indexOf('.')))])
-  const stale = new Set([...wanted].filter(([table, version]) => (recorded.get(table) ?? 1) !== version || altered.has(table)).map(([table]) => table))
+  const stale = new Set(
+    [...wanted].filter(([table, version]) => (recorded.get(table) ?? 1) !== version || altered.has(table)).map(([table]) => table),
+  )
   if (stale.size > 0) await recomputeTotals(pool, model, stale)
   if (stale.size > 0 || text === undefined || [...wanted].some(([table, version]) => recorded.get(table) !== version)) {
-    await query(pool, sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${TOTALS_LAYOUT_MARKER}, ${JSON.stringify(Object.fromEntries(wanted))})`)
+    await query(
+      pool,
+      sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${TOTALS_LAYOUT_MARKER}, ${JSON.stringify(Object.fromEntries(wanted))})`,
+    )
   }
 }
 
@@ -119,16 +127,23 @@ async function reconcileTable(pool: Pool, table: TableDefinition, columns: Exist
           await query(pool, sql`ALTER TABLE ${id(table.name)} MODIFY COLUMN ${id(column.name)} ${raw(column.definition)}`)
           report.widenedColumns.push(`${table.name}.${column.name}`)
         } else if (!grows || wanted.length < have.length) {
-          report.warnings.push(`${table.name}.${column.name}: allowed values differ from the configuration (${found.columnType}); left unchanged`)
+          report.warnings.push(
+            `${table.name}.${column.name}: allowed values differ from the configuration (${found.columnType}); left unchanged`,
+          )
         }
       } else if (!sameType(found.columnType, column.definition)) {
-        report.warnings.push(`${table.name}.${column.name}: the database has ${found.columnType}, the configuration wants ${normalizedType(column.definition)}; left unchanged`)
+        report.warnings.push(
+          `${table.name}.${column.name}: the database has ${found.columnType}, the configuration wants ${normalizedType(column.definition)}; left unchanged`,
+        )
       }
     }
     previous = column.name
   }
   const wantedNames = new Set(table.columns.map((c) => c.name))
   for (const column of columns) {
-    if (!wantedNames.has(column.name)) report.warnings.push(`${table.name}.${column.name}: not in the configuration any more; kept (drop it by hand if its data is not needed)`)
+    if (!wantedNames.has(column.name))
+      report.warnings.push(
+        `${table.name}.${column.name}: not in the configuration any more; kept (drop it by hand if its data is not needed)`,
+      )
   }
 }

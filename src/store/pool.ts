@@ -47,14 +47,18 @@ export function createPool(address: DatabaseAddress = parseDatabaseUrl(), overri
   const hosts = address.hosts ?? []
   if (hosts.length <= 1) return createHostPool(address, overrides)
   // The failover pool offers what the service uses of a pool (getConnection, query, execute, end).
-  return new FailoverPool(hosts.map((host) => ({ host, pool: createHostPool({ ...address, ...host, hosts: undefined }, overrides) }))) as unknown as Pool
+  return new FailoverPool(
+    hosts.map((host) => ({ host, pool: createHostPool({ ...address, ...host, hosts: undefined }, overrides) })),
+  ) as unknown as Pool
 }
 
 function createHostPool(address: DatabaseAddress, overrides: Partial<PoolOptions>): Pool {
   const pool = mysql.createPool(poolOptions(address, overrides))
   // Every connection works in UTC and strict mode, whatever the server's defaults are.
   pool.pool.on('connection', (connection) => {
-    connection.query("SET time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'")
+    connection.query(
+      "SET time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'",
+    )
   })
   return pool
 }
@@ -65,7 +69,13 @@ export async function ensureDatabase(address: DatabaseAddress): Promise<void> {
   for (const [index, host] of hosts.entries()) {
     let connection: mysql.Connection
     try {
-      connection = await mysql.createConnection({ host: host.host, port: host.port, user: address.user, password: address.password, charset: 'utf8mb4_bin' })
+      connection = await mysql.createConnection({
+        host: host.host,
+        port: host.port,
+        user: address.user,
+        password: address.password,
+        charset: 'utf8mb4_bin',
+      })
     } catch (error) {
       if (index < hosts.length - 1) continue
       throw error

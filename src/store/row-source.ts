@@ -52,7 +52,11 @@ export class RowSource {
    * the connection given back unused, when `wanted` says the reader has gone while a connection was
    * awaited (a statement started for it would only be killed).
    */
-  static async open(pool: Pool, statement: { readonly sql: string; readonly values: readonly unknown[] }, wanted: () => boolean = () => true): Promise<RowSource | undefined> {
+  static async open(
+    pool: Pool,
+    statement: { readonly sql: string; readonly values: readonly unknown[] },
+    wanted: () => boolean = () => true,
+  ): Promise<RowSource | undefined> {
     const connection = await pool.getConnection()
     if (!wanted()) {
       connection.release()

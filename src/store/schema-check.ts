@@ -22,10 +22,14 @@ export async function schemaDifferences(pool: Pool, model: ServiceModel): Promis
     const names = new Set(columns.map((column) => column.name))
     for (const column of table.columns) if (!names.has(column.name)) differences.push(`column ${table.name}.${column.name} is missing`)
   }
-  const rows = await query<{ value: string }[]>(pool, sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${TOTALS_LAYOUT_MARKER}`).catch(() => [])
+  const rows = await query<{ value: string }[]>(
+    pool,
+    sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${TOTALS_LAYOUT_MARKER}`,
+  ).catch(() => [])
   const recorded = rows[0] === undefined ? {} : (JSON.parse(rows[0].value) as Record<string, number>)
   for (const [table, version] of totalsLayouts(model)) {
-    if (recorded[table] !== version) differences.push(`totals ${table} are at layout ${recorded[table] ?? 'none'}, the code keeps ${version}`)
+    if (recorded[table] !== version)
+      differences.push(`totals ${table} are at layout ${recorded[table] ?? 'none'}, the code keeps ${version}`)
   }
   return differences
 }

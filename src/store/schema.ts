@@ -72,21 +72,36 @@ function movementTable(recordType: EntitySetModel, dimensionColumns: string[]): 
  * Kept in the transaction that writes the movements, so a balance reads O(groups) totals rows instead of
  * every movement, and the turnovers of whole months O(groups × months).
  */
-function accumulationTotalsTable(tableName: string, dimensions: readonly PropertyModel[], resources: readonly PropertyModel[]): TableDefinition {
+function accumulationTotalsTable(
+  tableName: string,
+  dimensions: readonly PropertyModel[],
+  resources: readonly PropertyModel[],
+): TableDefinition {
   const flows = resources.flatMap((r) => [
     { name: receiptColumn(r.column), definition: columnType(r.storage) },
     { name: expenseColumn(r.column), definition: columnType(r.storage) },
   ])
   return {
     name: tableName,
-    columns: [{ name: 'Period', definition: "DATE NOT NULL DEFAULT '0001-01-01'" }, ...dimensions.map(column), ...resources.map(column), ...flows],
+    columns: [
+      { name: 'Period', definition: "DATE NOT NULL DEFAULT '0001-01-01'" },
+      ...dimensions.map(column),
+      ...resources.map(column),
+      ...flows,
+    ],
     primaryKey: ['Period', ...names(dimensions)],
     indexes: dimensions.length > 0 ? [{ name: 'by_dimensions', columns: names(dimensions) }] : [],
   }
 }
 
 /** Totals of an accounting register: per month, account, extra dimensions and dimensions, each resource's Dr and Cr turnover. */
-function accountingTotalsTable(tableName: string, recordType: EntitySetModel, maxExt: number, dimensions: readonly PropertyModel[], resources: readonly string[]): TableDefinition {
+function accountingTotalsTable(
+  tableName: string,
+  recordType: EntitySetModel,
+  maxExt: number,
+  dimensions: readonly PropertyModel[],
+  resources: readonly string[],
+): TableDefinition {
   const guid = columnType({ kind: 'guid' })
   const extTypeDefinition = recordType.propertyByName.get('ExtDimensionDr1_Type')?.storage
   const extColumns = extDimensionColumns('', maxExt).flatMap((c) => [
@@ -103,7 +118,13 @@ function accountingTotalsTable(tableName: string, recordType: EntitySetModel, ma
   const keyColumns = ['Period', 'Account_Key', ...extColumns.map((c) => c.name), ...names(dimensions)]
   return {
     name: tableName,
-    columns: [{ name: 'Period', definition: "DATE NOT NULL DEFAULT '0001-01-01'" }, { name: 'Account_Key', definition: guid }, ...extColumns, ...dimensions.map(column), ...resourceColumns],
+    columns: [
+      { name: 'Period', definition: "DATE NOT NULL DEFAULT '0001-01-01'" },
+      { name: 'Account_Key', definition: guid },
+      ...extColumns,
+      ...dimensions.map(column),
+      ...resourceColumns,
+    ],
     primaryKey: keyColumns,
     indexes: [{ name: 'by_account', columns: ['Account_Key'] }],
   }
@@ -185,17 +206,32 @@ export function schemaTables(model: ServiceModel): TableDefinition[] {
     switch (source.type) {
       case 'catalog':
       case 'chartOfAccounts':
-        tables.push(objectTable(model, set, [{ name: 'by_code', columns: ['Code'] }, { name: 'by_description', columns: ['Description'] }]))
+        tables.push(
+          objectTable(model, set, [
+            { name: 'by_code', columns: ['Code'] },
+            { name: 'by_description', columns: ['Description'] },
+          ]),
+        )
         break
       case 'document':
-        tables.push(objectTable(model, set, [{ name: 'by_date', columns: ['Date', 'Ref_Key'] }, { name: 'by_number', columns: ['Number'] }]))
+        tables.push(
+          objectTable(model, set, [
+            { name: 'by_date', columns: ['Date', 'Ref_Key'] },
+            { name: 'by_number', columns: ['Number'] },
+          ]),
+        )
         break
       case 'tablePart':
       case 'chartOfAccountsExtDimensionTypes':
         tables.push(objectTable(model, set))
         break
       case 'informationRegister': {
-        tables.push({ name: set.table, columns: columnsOf(set), primaryKey: tablePrimaryKey(model, set)!, indexes: source.periodicity === 'None' ? [] : [{ name: 'by_period', columns: ['Period'] }] })
+        tables.push({
+          name: set.table,
+          columns: columnsOf(set),
+          primaryKey: tablePrimaryKey(model, set)!,
+          indexes: source.periodicity === 'None' ? [] : [{ name: 'by_period', columns: ['Period'] }],
+        })
         break
       }
       case 'accumulationRegisterRecords': {
@@ -204,7 +240,13 @@ export function schemaTables(model: ServiceModel): TableDefinition[] {
         const dimensions = register.dimensions.map((d) => set.propertyByName.get(d)!)
         tables.push(movementTable(set, names(dimensions)))
         if (register.totalsTable !== undefined) {
-          tables.push(accumulationTotalsTable(register.totalsTable, dimensions, register.resources.map((r) => set.propertyByName.get(r)!)))
+          tables.push(
+            accumulationTotalsTable(
+              register.totalsTable,
+              dimensions,
+              register.resources.map((r) => set.propertyByName.get(r)!),
+            ),
+          )
         }
         break
       }
@@ -213,7 +255,14 @@ export function schemaTables(model: ServiceModel): TableDefinition[] {
         if (register.type !== 'accountingRegister') break
         const dimensions = register.dimensions.map((d) => set.propertyByName.get(d)!)
         const table = movementTable(set, [])
-        tables.push({ ...table, indexes: [...table.indexes, { name: 'by_account_dr', columns: ['AccountDr_Key', 'Period'] }, { name: 'by_account_cr', columns: ['AccountCr_Key', 'Period'] }] })
+        tables.push({
+          ...table,
+          indexes: [
+            ...table.indexes,
+            { name: 'by_account_dr', columns: ['AccountDr_Key', 'Period'] },
+            { name: 'by_account_cr', columns: ['AccountCr_Key', 'Period'] },
+          ],
+        })
         tables.push(accountingTotalsTable(register.totalsTable, set, register.maxExtDimensions, dimensions, register.resources))
         break
       }

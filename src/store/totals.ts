@@ -89,7 +89,12 @@ const allTimePeriod = sql`CAST(${ALL_TIME_PERIOD} AS DATE) AS ${id('Period')}`
  * Month rows grouped by month and the other keys, then the all-time rows grouped by the other keys: one
  * SELECT each over `from` (made twice, so that each reads the movements with its own filter).
  */
-function monthsAndAllTime(from: () => SqlFragment, keys: readonly SqlFragment[], monthValues: readonly SqlFragment[], allTimeValues: readonly SqlFragment[]): SqlFragment {
+function monthsAndAllTime(
+  from: () => SqlFragment,
+  keys: readonly SqlFragment[],
+  monthValues: readonly SqlFragment[],
+  allTimeValues: readonly SqlFragment[],
+): SqlFragment {
   const months = sql`SELECT ${join([sql`${monthStart('Period')} AS ${id('Period')}`, ...keys, ...monthValues])} FROM ${from()} GROUP BY ${join([monthStart('Period'), ...keys])}`
   // Without other keys there is no GROUP BY, and an aggregate over no rows would still give one row of NULLs.
   const grouping = keys.length > 0 ? sql` GROUP BY ${join([...keys])}` : raw(' HAVING COUNT(*) > 0')
@@ -107,14 +112,23 @@ function accumulationSource(registerSet: EntitySetModel): TotalsSource | undefin
   // Month rows: net, receipts, expenses of the month. The all-time row: net 0, receipts and expenses of all time.
   const values = (sign: 1 | -1, allTime: boolean) => [
     ...source.resources.map((r) => (allTime ? sql`0 AS ${id(r)}` : sql`${negate(sign)}SUM(${receipt(r)} - ${expense(r)}) AS ${id(r)}`)),
-    ...source.resources.flatMap((r) => [sql`${negate(sign)}SUM(${receipt(r)}) AS ${id(receiptColumn(r))}`, sql`${negate(sign)}SUM(${expense(r)}) AS ${id(expenseColumn(r))}`]),
+    ...source.resources.flatMap((r) => [
+      sql`${negate(sign)}SUM(${receipt(r)}) AS ${id(receiptColumn(r))}`,
+      sql`${negate(sign)}SUM(${expense(r)}) AS ${id(expenseColumn(r))}`,
+    ]),
   ]
   return {
     totalsTable: source.totalsTable,
     layoutVersion: TOTALS_LAYOUT_VERSIONS.accumulation,
     keyColumns: ['Period', ...source.dimensions],
     resourceColumns: [...source.resources, ...source.resources.flatMap((r) => [receiptColumn(r), expenseColumn(r)])],
-    select: (filter, sign) => monthsAndAllTime(() => sql`${id(registerSet.table)} WHERE ${id('Active')} = 1${filter}`, dims, values(sign, false), values(sign, true)),
+    select: (filter, sign) =>
+      monthsAndAllTime(
+        () => sql`${id(registerSet.table)} WHERE ${id('Active')} = 1${filter}`,
+        dims,
+        values(sign, false),
+        values(sign, true),
+      ),
   }
 }
 
@@ -131,7 +145,9 @@ function accountingSource(model: ServiceModel, registerSet: EntitySetModel): Tot
     const sideExt = extDimensionColumns(s, source.maxExtDimensions)
     const resourceValues = source.resources.flatMap((r) => {
       const value = recordType.propertyByName.has(r) ? id(r) : id(`${r}${s}`)
-      return s === 'Dr' ? [sql`${value} AS ${id(debitColumn(r))}`, sql`0 AS ${id(creditColumn(r))}`] : [sql`0 AS ${id(debitColumn(r))}`, sql`${value} AS ${id(creditColumn(r))}`]
+      return s === 'Dr'
+        ? [sql`${value} AS ${id(debitColumn(r))}`, sql`0 AS ${id(creditColumn(r))}`]
+        : [sql`0 AS ${id(debitColumn(r))}`, sql`${value} AS ${id(creditColumn(r))}`]
     })
     const items = [
       id('Period'),
@@ -149,7 +165,13 @@ function accountingSource(model: ServiceModel, registerSet: EntitySetModel): Tot
     layoutVersion: TOTALS_LAYOUT_VERSIONS.accounting,
     keyColumns,
     resourceColumns,
-    select: (filter, sign) => monthsAndAllTime(() => sql`(${side('Dr', filter)} UNION ALL ${side('Cr', filter)}) AS ${id('movements')}`, otherKeys, sums(sign), sums(sign)),
+    select: (filter, sign) =>
+      monthsAndAllTime(
+        () => sql`(${side('Dr', filter)} UNION ALL ${side('Cr', filter)}) AS ${id('movements')}`,
+        otherKeys,
+        sums(sign),
+        sums(sign),
+      ),
   }
 }
 
@@ -237,17 +259,22 @@ function deltaStatement(source: TotalsSource, sign: 1 | -1, filter: MovementFilt
 function withRecorder<T>(statement: SqlFragment): { sql: string; values: (recorder: T, recorderType: string) => unknown[] } {
   return {
     sql: statement.text,
-    values: (recorder, recorderType) => statement.parameters.map((p) => (p === RECORDER ? recorder : p === RECORDER_TYPE ? recorderType : p)),
+    values: (recorder, recorderType) =>
+      statement.parameters.map((p) => (p === RECORDER ? recorder : p === RECORDER_TYPE ? recorderType : p)),
   }
 }
 
 function delta(source: TotalsSource, sign: 1 | -1): TotalsDelta {
-  return withRecorder<string>(deltaStatement(source, sign, sql` AND ${id('Recorder')} = ${RECORDER} AND ${id('Recorder_Type')} = ${RECORDER_TYPE}`))
+  return withRecorder<string>(
+    deltaStatement(source, sign, sql` AND ${id('Recorder')} = ${RECORDER} AND ${id('Recorder_Type')} = ${RECORDER_TYPE}`),
+  )
 }
 
 function deltaForMany(source: TotalsSource): TotalsDeltaForMany {
   // `IN (?)` with an array: the driver expands it into a list of placeholders' values.
-  return withRecorder<readonly string[]>(deltaStatement(source, 1, sql` AND ${id('Recorder')} IN (${RECORDER}) AND ${id('Recorder_Type')} = ${RECORDER_TYPE}`))
+  return withRecorder<readonly string[]>(
+    deltaStatement(source, 1, sql` AND ${id('Recorder')} IN (${RECORDER}) AND ${id('Recorder_Type')} = ${RECORDER_TYPE}`),
+  )
 }
 
 /**
@@ -258,7 +285,9 @@ export function registerTotals(model: ServiceModel, registerSet: EntitySetModel)
   const cached = registerTotalsCache.get(registerSet)
   if (cached !== undefined) return cached ?? undefined
   const source = totalsSource(model, registerSet)
-  const totals = source ? { totalsTable: source.totalsTable, add: delta(source, 1), subtract: delta(source, -1), addMany: deltaForMany(source) } : undefined
+  const totals = source
+    ? { totalsTable: source.totalsTable, add: delta(source, 1), subtract: delta(source, -1), addMany: deltaForMany(source) }
+    : undefined
   registerTotalsCache.set(registerSet, totals ?? null)
   return totals
 }

@@ -102,7 +102,11 @@ function backoff(attempt: number): Promise<void> {
  * So `work` must have no effect outside the transaction: handlers return their response instead of
  * writing it, and the caller sends it after the commit, so nothing has been answered when it runs again.
  */
-export async function runInTransaction<T>(source: Pool | PoolConnection, work: (transaction: Transaction) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+export async function runInTransaction<T>(
+  source: Pool | PoolConnection,
+  work: (transaction: Transaction) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
   const attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS)
   const owned = isPool(source)
   let connection = owned ? await source.getConnection() : source

@@ -97,7 +97,11 @@ export interface PartsReader {
 const ranges = new WeakMap<object, Promise<{ first: string | undefined; last: string | undefined }>>()
 
 /** The first and last month a totals table holds (one cheap index read each), once per reader. */
-export function totalsRangeOf(owner: object, totalsTable: string, run: SqlRunner): Promise<{ first: string | undefined; last: string | undefined }> {
+export function totalsRangeOf(
+  owner: object,
+  totalsTable: string,
+  run: SqlRunner,
+): Promise<{ first: string | undefined; last: string | undefined }> {
   let range = ranges.get(owner)
   if (!range) {
     const table = id(totalsTable)
@@ -128,7 +132,9 @@ export class AccumulationReader implements PartsReader {
 
   /** Totals serve the call: the register keeps them and the Condition names dimensions only. */
   get totalsUsable(): boolean {
-    return this.tables.totalsTable !== undefined && (this.call.condition === undefined || this.call.condition.readsOnly(this.tables.dimensions))
+    return (
+      this.tables.totalsTable !== undefined && (this.call.condition === undefined || this.call.condition.readsOnly(this.tables.dimensions))
+    )
   }
 
   /** The movements as a FROM item (the table, or the rows the Condition keeps); the part applies `where`. */
@@ -191,7 +197,14 @@ export class AccumulationReader implements PartsReader {
  * month and every dimension, movements by record), the rows are taken as they are: no grouping, and a
  * query the optimizer can merge into the one around it and read in index order.
  */
-function part(from: SqlFragment, where: readonly SqlFragment[], keys: readonly PartKey[], values: readonly Summed[], layout: PartLayout, unique = false): SqlFragment {
+function part(
+  from: SqlFragment,
+  where: readonly SqlFragment[],
+  keys: readonly PartKey[],
+  values: readonly Summed[],
+  layout: PartLayout,
+  unique = false,
+): SqlFragment {
   const items = [
     ...keys.map((key) => sql`${key.value} AS ${id(key.name)}`),
     ...layout.values.map((value, i) => sql`${unique ? values[i]!.row : values[i]!.summed} AS ${id(value.name)}`),
@@ -199,7 +212,11 @@ function part(from: SqlFragment, where: readonly SqlFragment[], keys: readonly P
   const grouped = keys.filter((key) => !key.constant)
   const condition = where.length === 0 ? raw('') : sql` WHERE ${join(where, ' AND ')}`
   // Without a GROUP BY an aggregate over no rows still gives a row (of NULLs): leave it out.
-  const grouping = unique ? raw('') : grouped.length > 0 ? sql` GROUP BY ${join(grouped.map((key) => key.value))}` : raw(' HAVING COUNT(*) > 0')
+  const grouping = unique
+    ? raw('')
+    : grouped.length > 0
+      ? sql` GROUP BY ${join(grouped.map((key) => key.value))}`
+      : raw(' HAVING COUNT(*) > 0')
   return sql`SELECT ${join(items)} FROM ${from} AS ${raw(M)}${condition}${grouping}`
 }
 
@@ -217,7 +234,9 @@ function summed(layout: PartLayout, flowOf: (value: PartValue) => SqlFragment, s
   return layout.values.map((value) => {
     if (value.flow === undefined) return { summed: raw('0'), row: raw('0') }
     const flow = flowOf(value)
-    return (value.sign ?? 1) * sign === -1 ? { summed: sql`-SUM(${flow})`, row: sql`-(${flow})` } : { summed: sql`SUM(${flow})`, row: sql`(${flow})` }
+    return (value.sign ?? 1) * sign === -1
+      ? { summed: sql`-SUM(${flow})`, row: sql`-(${flow})` }
+      : { summed: sql`SUM(${flow})`, row: sql`(${flow})` }
   })
 }
 
@@ -226,7 +245,13 @@ const periodFrom = (from: string) => sql`${column(M, 'Period')} >= ${from}`
 const periodBefore = (to: string) => sql`${column(M, 'Period')} < ${to}`
 
 /** Movements within the bounds, as a part; each is a group of its own when the keys hold its recorder and line. */
-function movementPart(reader: PartsReader, layout: PartLayout, keys: readonly PartKey[], bounds: readonly SqlFragment[], sign: 1 | -1 = 1): SqlFragment {
+function movementPart(
+  reader: PartsReader,
+  layout: PartLayout,
+  keys: readonly PartKey[],
+  bounds: readonly SqlFragment[],
+  sign: 1 | -1 = 1,
+): SqlFragment {
   const values = summed(layout, (value) => reader.movementFlow(value.flow!, value.resource!), sign)
   const byRecord = reader.rowPerMovement && keys.some((key) => key.name === 'Recorder') && keys.some((key) => key.name === 'LineNumber')
   const where = [active, ...bounds]
@@ -239,7 +264,10 @@ function movementPart(reader: PartsReader, layout: PartLayout, keys: readonly Pa
  * rows, less the months after and the movements from `at` to the next month start). A month of
  * movements counts as MOVEMENT_MONTH_COST months of totals rows.
  */
-export function balanceSide(at: string, range: { readonly first: string | undefined; readonly last: string | undefined }): 'before' | 'after' {
+export function balanceSide(
+  at: string,
+  range: { readonly first: string | undefined; readonly last: string | undefined },
+): 'before' | 'after' {
   const monthStart = monthOf(at)
   // The last month of the calendar has no next month start to read back from: the all-time row
   // (9999-12-31) is not one, and must never stand in for a moment inside its own month.
@@ -260,17 +288,36 @@ export function balanceSide(at: string, range: { readonly first: string | undefi
  * The balance of each group at the moment `at` (movements with `Period < at`; all of them when `at` is
  * undefined), as parts whose values are the layout's `net` flows.
  */
-export async function balanceParts(reader: PartsReader, at: string | undefined, layout: PartLayout, run: SqlRunner): Promise<SqlFragment[]> {
+export async function balanceParts(
+  reader: PartsReader,
+  at: string | undefined,
+  layout: PartLayout,
+  run: SqlRunner,
+): Promise<SqlFragment[]> {
   const keys = groupKeys(layout)
   if (!reader.totalsUsable) return [movementPart(reader, layout, keys, at === undefined ? [] : [periodBefore(at)])]
   const totals = reader.totals()
-  const allTime = part(totals, [sql`${column(M, 'Period')} = ${ALL_TIME_PERIOD}`], keys, summed(layout, (value) => reader.totalsFlow(value.flow!, value.resource!, true)), layout, reader.totalsRowsAreGroups(layout.group))
+  const allTime = part(
+    totals,
+    [sql`${column(M, 'Period')} = ${ALL_TIME_PERIOD}`],
+    keys,
+    summed(layout, (value) => reader.totalsFlow(value.flow!, value.resource!, true)),
+    layout,
+    reader.totalsRowsAreGroups(layout.group),
+  )
   if (at === undefined) return [allTime]
 
   const monthStart = monthOf(at)
   const followingMonth = isMonthStart(at) ? monthStart : nextMonth(at)
   const side = balanceSide(at, await reader.totalsRange(run))
-  const monthParts = (bounds: SqlFragment[], sign: 1 | -1) => part(totals, bounds, keys, summed(layout, (value) => reader.totalsFlow(value.flow!, value.resource!), sign), layout)
+  const monthParts = (bounds: SqlFragment[], sign: 1 | -1) =>
+    part(
+      totals,
+      bounds,
+      keys,
+      summed(layout, (value) => reader.totalsFlow(value.flow!, value.resource!), sign),
+      layout,
+    )
   if (side === 'before') {
     const parts = [monthParts([periodBefore(monthStart.slice(0, 10))], 1)]
     if (monthStart < at) parts.push(movementPart(reader, layout, keys, [periodFrom(monthStart), periodBefore(at)]))
@@ -302,21 +349,37 @@ export function turnoverParts(
   ]
   if (totalsPeriodKeys === undefined) return [movementPart(reader, layout, movementKeys, inRange(start, end))]
   // A start inside the last month of the calendar has no next month start: nothing there is a whole month.
-  if (start !== undefined && !isMonthStart(start) && start.startsWith('9999-12')) return [movementPart(reader, layout, movementKeys, inRange(start, end))]
+  if (start !== undefined && !isMonthStart(start) && start.startsWith('9999-12'))
+    return [movementPart(reader, layout, movementKeys, inRange(start, end))]
 
   // Whole months inside [start, end]: from the first month start at or after `start` to the month
   // start after the last whole month (stored periods are whole seconds: `≤ end` is `< end + 1 s`).
   const wholeFrom = start === undefined ? undefined : isMonthStart(start) ? start : nextMonth(start)
   const afterEnd = end === undefined || end >= LAST_SECOND ? undefined : addSeconds(end, 1)
-  const wholeTo = end === undefined ? undefined : afterEnd === undefined ? monthOf(end) : isMonthStart(afterEnd) ? afterEnd : monthOf(afterEnd)
-  if (wholeFrom !== undefined && wholeTo !== undefined && wholeFrom >= wholeTo) return [movementPart(reader, layout, movementKeys, inRange(start, end))]
+  const wholeTo =
+    end === undefined ? undefined : afterEnd === undefined ? monthOf(end) : isMonthStart(afterEnd) ? afterEnd : monthOf(afterEnd)
+  if (wholeFrom !== undefined && wholeTo !== undefined && wholeFrom >= wholeTo)
+    return [movementPart(reader, layout, movementKeys, inRange(start, end))]
 
   const totalsKeys = [...layout.constants, ...totalsPeriodKeys, ...groupKeys({ ...layout, constants: [] })]
-  const totalsBounds = [...(wholeFrom === undefined ? [] : [periodFrom(wholeFrom.slice(0, 10))]), periodBefore(wholeTo === undefined ? ALL_TIME_PERIOD : wholeTo.slice(0, 10))]
+  const totalsBounds = [
+    ...(wholeFrom === undefined ? [] : [periodFrom(wholeFrom.slice(0, 10))]),
+    periodBefore(wholeTo === undefined ? ALL_TIME_PERIOD : wholeTo.slice(0, 10)),
+  ]
   // A totals row is one month of one dimension combination: by month and every dimension, a group of its own.
   const unique = totalsPeriodKeys.length === 1 && totalsPeriodKeys[0]!.name === 'MonthPeriod' && reader.totalsRowsAreGroups(layout.group)
-  const parts = [part(reader.totals(), totalsBounds, totalsKeys, summed(layout, (value) => reader.totalsFlow(value.flow!, value.resource!)), layout, unique)]
-  if (start !== undefined && start < wholeFrom!) parts.push(movementPart(reader, layout, movementKeys, [periodFrom(start), periodBefore(wholeFrom!)]))
+  const parts = [
+    part(
+      reader.totals(),
+      totalsBounds,
+      totalsKeys,
+      summed(layout, (value) => reader.totalsFlow(value.flow!, value.resource!)),
+      layout,
+      unique,
+    ),
+  ]
+  if (start !== undefined && start < wholeFrom!)
+    parts.push(movementPart(reader, layout, movementKeys, [periodFrom(start), periodBefore(wholeFrom!)]))
   if (end !== undefined && wholeTo! <= end) parts.push(movementPart(reader, layout, movementKeys, inRange(wholeTo, end)))
   return parts
 }
@@ -326,13 +389,23 @@ export function turnoverParts(
  * result's value columns as expressions of the parts' summed values (`v(name)`); with `nonZero`, groups
  * whose final values are all 0 are left out.
  */
-export function combine(parts: readonly SqlFragment[], keys: readonly string[], finals: readonly { name: string; value: (v: (name: string) => SqlFragment) => SqlFragment }[], nonZero: boolean): SqlFragment {
+export function combine(
+  parts: readonly SqlFragment[],
+  keys: readonly string[],
+  finals: readonly { name: string; value: (v: (name: string) => SqlFragment) => SqlFragment }[],
+  nonZero: boolean,
+): SqlFragment {
   const U = 'u'
   const keyItems = keys.map((key) => column(U, key))
   if (parts.length === 1 && keys.length > 0) {
     const v = (name: string) => column(U, name)
     const values = finals.map((f) => sql`${f.value(v)} AS ${id(f.name)}`)
-    const filter = nonZero ? sql` WHERE ${join(finals.map((f) => sql`${f.value(v)} <> 0`), ' OR ')}` : raw('')
+    const filter = nonZero
+      ? sql` WHERE ${join(
+          finals.map((f) => sql`${f.value(v)} <> 0`),
+          ' OR ',
+        )}`
+      : raw('')
     return sql`SELECT ${join([...keyItems, ...values])} FROM (${parts[0]!}) AS ${raw(U)}${filter}`
   }
   const union = join([...parts], ' UNION ALL ')
@@ -343,6 +416,11 @@ export function combine(parts: readonly SqlFragment[], keys: readonly string[], 
   }
   const v = (name: string) => sql`SUM(${column(U, name)})`
   const values = finals.map((f) => sql`${f.value(v)} AS ${id(f.name)}`)
-  const having = nonZero ? sql` HAVING ${join(finals.map((f) => sql`${f.value(v)} <> 0`), ' OR ')}` : raw('')
+  const having = nonZero
+    ? sql` HAVING ${join(
+        finals.map((f) => sql`${f.value(v)} <> 0`),
+        ' OR ',
+      )}`
+    : raw('')
   return sql`SELECT ${join([...keyItems, ...values])} FROM (${union}) AS ${raw(U)} GROUP BY ${join(keyItems)}${having}`
 }

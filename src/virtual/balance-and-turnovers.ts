@@ -67,7 +67,11 @@ export async function openingAndTurnovers(
       { name: `_i${i}`, resource, ...(side === 'turnover' ? { flow: 'receipt' as const } : {}) },
       { name: `_e${i}`, resource, ...(side === 'turnover' ? { flow: 'expense' as const } : {}) },
     ])
-  const openingLayout = { constants: [kind(0), ...periods.map((name) => ({ name, value: emptyPeriodValue(name), constant: true }))], group, values: values('opening') }
+  const openingLayout = {
+    constants: [kind(0), ...periods.map((name) => ({ name, value: emptyPeriodValue(name), constant: true }))],
+    group,
+    values: values('opening'),
+  }
   const opening = start === undefined ? [] : await balanceParts(reader, start, openingLayout, run)
   const turnover = turnoverParts(reader, start, end, { constants: [kind(1)], group, values: values('turnover') }, periodKeys(call))
   const finals = resources.flatMap((resource, i) => finalsOf(resource, i))
@@ -80,7 +84,14 @@ export async function openingAndTurnovers(
  * parts of one side may meet in a group; the two sides never do) — then each period's opening as a
  * running sum, the opening-only rows kept where alone.
  */
-function byPeriods(sides: readonly (readonly SqlFragment[])[], periods: readonly string[], group: readonly string[], resourceCount: number, finals: readonly { name: string; value: (v: V) => SqlFragment }[], start: string | undefined): SqlFragment {
+function byPeriods(
+  sides: readonly (readonly SqlFragment[])[],
+  periods: readonly string[],
+  group: readonly string[],
+  resourceCount: number,
+  finals: readonly { name: string; value: (v: V) => SqlFragment }[],
+  start: string | undefined,
+): SqlFragment {
   const indexes = Array.from({ length: resourceCount }, (_, i) => i)
   const keys = ['_k', ...periods, ...group]
   const sums = indexes.flatMap((i) => [`_o${i}`, `_i${i}`, `_e${i}`])
@@ -111,6 +122,9 @@ function byPeriods(sides: readonly (readonly SqlFragment[])[], periods: readonly
   // In the finals, a period's opening is the running sum, not the opening side's own sum.
   const v: V = (name) => (name.startsWith('_o') ? column('w', `_open${name.slice(2)}`) : column('w', name))
   const items = [...periodItems, ...group.map((g) => column('w', g)), ...finals.map((f) => sql`${f.value(v)} AS ${id(f.name)}`)]
-  const nonZero = join(finals.map((f) => sql`${f.value(v)} <> 0`), ' OR ')
+  const nonZero = join(
+    finals.map((f) => sql`${f.value(v)} <> 0`),
+    ' OR ',
+  )
   return sql`SELECT ${join(items)} FROM (${windowed}) AS w WHERE (${column('w', '_k')} = 1 OR ${column('w', '_n')} = 1) AND (${nonZero})`
 }

@@ -18,9 +18,16 @@ export const balance: VirtualTable = {
   async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
     const reader = new AccumulationReader(call)
     const resources = reader.tables.resources
-    const layout = { constants: [], group: call.groupColumns, values: resources.map((resource, i) => ({ name: `_b${i}`, resource, flow: 'net' as const })) }
+    const layout = {
+      constants: [],
+      group: call.groupColumns,
+      values: resources.map((resource, i) => ({ name: `_b${i}`, resource, flow: 'net' as const })),
+    }
     const parts = await balanceParts(reader, call.arguments.period, layout, run)
-    const finals = resources.map((resource, i) => ({ name: `${resource}Balance`, value: (v: (name: string) => SqlFragment) => v(`_b${i}`) }))
+    const finals = resources.map((resource, i) => ({
+      name: `${resource}Balance`,
+      value: (v: (name: string) => SqlFragment) => v(`_b${i}`),
+    }))
     return combine(parts, call.groupColumns, finals, true)
   },
 }

@@ -63,7 +63,14 @@ export class RecordCondition {
    * columns are what the condition may read: the register's records, a view of them (the sides of
    * accounting entries), or the accounts of a chart. `describe` says why a column is refused.
    */
-  static bindOver(text: string, records: QueryableSource, allowed: ReadonlySet<string>, context: ConditionContext, option = OPTION, describe?: (column: string) => string | undefined): RecordCondition {
+  static bindOver(
+    text: string,
+    records: QueryableSource,
+    allowed: ReadonlySet<string>,
+    context: ConditionContext,
+    option = OPTION,
+    describe?: (column: string) => string | undefined,
+  ): RecordCondition {
     const bindContext: BindContext = { option, errorCode: 'InvalidParameter', ...context }
     const node = parseFilter(text, { option, errorCode: 'InvalidParameter', ...(context.limits ? { limits: context.limits } : {}) })
     const columns = new Set<string>()
@@ -71,8 +78,14 @@ export class RecordCondition {
       const column = records.columnByName.get(mentioned.name)?.name ?? foreignKeyOf(records.navigationByName.get(mentioned.name))
       if (column === undefined) continue // the binder reports unknown names
       if (!allowed.has(column)) {
-        const what = describe?.(column) ?? (records.columnByName.get(column)?.property.role === 'resource' ? 'a resource' : 'a column the function does not fill')
-        throw new ODataError('NotFilledInResult', `${option} names ${mentioned.name}, ${what}; it may name ${[...allowed].join(', ')} (${option} at position ${mentioned.position}).`, { target: option })
+        const what =
+          describe?.(column) ??
+          (records.columnByName.get(column)?.property.role === 'resource' ? 'a resource' : 'a column the function does not fill')
+        throw new ODataError(
+          'NotFilledInResult',
+          `${option} names ${mentioned.name}, ${what}; it may name ${[...allowed].join(', ')} (${option} at position ${mentioned.position}).`,
+          { target: option },
+        )
       }
       columns.add(column)
     }
@@ -120,4 +133,3 @@ export class RecordCondition {
 function foreignKeyOf(navigation: SourceNavigation | undefined): string | undefined {
   return navigation?.kind === 'reference' ? navigation.foreignKey.name : undefined
 }
-

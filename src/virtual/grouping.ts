@@ -40,14 +40,27 @@ function resultProperty(signature: VirtualTableSignature, name: string): Propert
   return signature.resultProperties.find((p) => p.name === name) ?? signature.resultProperties.find((p) => p.reference?.navigation === name)
 }
 
-export function callShape(table: VirtualTable, tables: RegisterTables, signature: VirtualTableSignature, args: VirtualTableArguments, options: CallOptions): CallShape {
+export function callShape(
+  table: VirtualTable,
+  tables: RegisterTables,
+  signature: VirtualTableSignature,
+  args: VirtualTableArguments,
+  options: CallOptions,
+): CallShape {
   const periodColumns = table.periodColumns(args)
   const groupable = table.groupableColumns(tables, args)
   // Dimension columns are grouped or not filled (an accounting call's ExtDimension3 when ExtraDimensions names two kinds).
-  const valueColumns = signature.resultProperties.filter((p) => p.role !== 'period' && p.role !== 'dimension' && !groupable.includes(p.name)).map((p) => p.name)
+  const valueColumns = signature.resultProperties
+    .filter((p) => p.role !== 'period' && p.role !== 'dimension' && !groupable.includes(p.name))
+    .map((p) => p.name)
 
   const select = namesInSelect(options.select)
-  const mentioned: MentionedName[] = [...select.names, ...namesInFilter(options.filter), ...namesInOrderBy(options.orderBy), ...namesInExpand(options.expand)]
+  const mentioned: MentionedName[] = [
+    ...select.names,
+    ...namesInFilter(options.filter),
+    ...namesInOrderBy(options.orderBy),
+    ...namesInExpand(options.expand),
+  ]
   let groupColumns: readonly string[]
   if (!table.grouped) groupColumns = groupable
   else if (args.dimensions !== undefined) groupColumns = groupable.filter((d) => args.dimensions!.includes(d))
@@ -65,8 +78,15 @@ export function callShape(table: VirtualTable, tables: RegisterTables, signature
   for (const name of [...mentioned, ...namesInApply(options.apply)]) {
     const property = resultProperty(signature, name.name)
     if (property !== undefined && !filled.has(property.name)) {
-      const why = property.role === 'period' ? `the call does not fill ${property.name} (periodicity: ${args.periodicity ?? 'none'})` : `${property.name} is not among the grouping Dimensions`
-      throw new ODataError('NotFilledInResult', `${name.name} is not filled in the result of ${signature.name}: ${why} (${name.option} at position ${name.position}).`, { target: name.option })
+      const why =
+        property.role === 'period'
+          ? `the call does not fill ${property.name} (periodicity: ${args.periodicity ?? 'none'})`
+          : `${property.name} is not among the grouping Dimensions`
+      throw new ODataError(
+        'NotFilledInResult',
+        `${name.name} is not filled in the result of ${signature.name}: ${why} (${name.option} at position ${name.position}).`,
+        { target: name.option },
+      )
     }
   }
   return { periodColumns, groupColumns, valueColumns }

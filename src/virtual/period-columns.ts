@@ -30,7 +30,13 @@ export function movementColumnsFilledBy(periodicity: Periodicity | undefined): s
 
 /** The periodicities whose periods are whole months or unions of them: turnovers of whole months may come from totals. */
 export function alignedToMonths(periodicity: Periodicity | undefined): boolean {
-  return periodicity === undefined || periodicity === 'Month' || periodicity === 'Quarter' || periodicity === 'HalfYear' || periodicity === 'Year'
+  return (
+    periodicity === undefined ||
+    periodicity === 'Month' ||
+    periodicity === 'Quarter' ||
+    periodicity === 'HalfYear' ||
+    periodicity === 'Year'
+  )
 }
 
 /** The value of a period column for a row whose period is `periodColumn` (SQL text of a DATETIME or DATE). */

@@ -79,7 +79,9 @@ export function periodStart(kind: PeriodKind, stored: string): string {
 /** The start of the period after the one starting at `start` (for walking periods of BalanceAndTurnovers). */
 export function nextPeriodStart(kind: PeriodKind, start: string): string {
   const date = parse(start)
-  const y = date.getUTCFullYear(), m = date.getUTCMonth(), d = date.getUTCDate()
+  const y = date.getUTCFullYear(),
+    m = date.getUTCMonth(),
+    d = date.getUTCDate()
   switch (kind) {
     case 'Second':
       return format(new Date(date.getTime() + 1000))

@@ -56,7 +56,8 @@ export function namesInSelect(node: SelectNode | null): { names: MentionedName[]
   let star = false
   for (const item of node?.items ?? []) {
     if (item.kind === 'StarNode') star = true
-    else if (item.segments[0]?.kind === 'PropertySegmentNode') names.push({ name: item.segments[0].name, option: '$select', position: item.segments[0].position })
+    else if (item.segments[0]?.kind === 'PropertySegmentNode')
+      names.push({ name: item.segments[0].name, option: '$select', position: item.segments[0].position })
   }
   return { names, star }
 }

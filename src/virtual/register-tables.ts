@@ -88,7 +88,15 @@ export function registerTables(model: ServiceModel, register: EntitySetModel): R
       balanced: new Set(source.config.resources.filter((r) => r.balanced !== false).map((r) => r.name)),
       totalsTable: source.totalsTable,
       chart: model.entitySetByName.get(source.chartSet)!,
-      accounts: chart.accounts.map((a) => Object.freeze({ key: accountRefKey(chart.name, a.code), code: a.code, description: a.description, type: a.type, extDimensions: a.extDimensions ?? [] })),
+      accounts: chart.accounts.map((a) =>
+        Object.freeze({
+          key: accountRefKey(chart.name, a.code),
+          code: a.code,
+          description: a.description,
+          type: a.type,
+          extDimensions: a.extDimensions ?? [],
+        }),
+      ),
       kinds: chart.extDimensionKinds.map((k) => Object.freeze({ name: k.name, valueType: `${model.namespace}.Catalog_${k.catalog}` })),
       maxExtDimensions: source.maxExtDimensions,
     })

@@ -18,12 +18,24 @@ export function resultSource(call: VirtualTableCall, relation: SqlFragment, tabl
   const filled = new Set([...call.periodColumns, ...call.groupColumns, ...call.valueColumns])
   const columns: SourceColumn[] = call.signature.resultProperties
     .filter((property) => filled.has(property.name))
-    .map((property) => Object.freeze({ name: property.name, property: Object.freeze({ ...property, nullable: true }), type: property.edmType, sqlName: property.name, surrogate: false }))
+    .map((property) =>
+      Object.freeze({
+        name: property.name,
+        property: Object.freeze({ ...property, nullable: true }),
+        type: property.edmType,
+        sqlName: property.name,
+        surrogate: false,
+      }),
+    )
   const byName = columnMap(columns)
   const navigations = new Map<string, SourceNavigation>()
   for (const column of columns) {
     const reference = column.property.reference
-    if (reference) navigations.set(reference.navigation, Object.freeze({ kind: 'reference', name: reference.navigation, targetSet: reference.targetSet, foreignKey: column }))
+    if (reference)
+      navigations.set(
+        reference.navigation,
+        Object.freeze({ kind: 'reference', name: reference.navigation, targetSet: reference.targetSet, foreignKey: column }),
+      )
   }
   const keyNames = grouped ? [...call.periodColumns, ...call.groupColumns] : (table.rowKey?.(call) ?? call.register.key.map((k) => k.name))
   const rowKey = keyNames.map((name) => byName.get(name)!).filter((column) => column !== undefined)

@@ -22,17 +22,24 @@ export function sliceTable(name: 'SliceLast' | 'SliceFirst'): VirtualTable {
     grouped: false,
     groupableColumns: (tables: RegisterTables) => tables.dimensions,
     periodColumns: () => ['Period'],
-    conditionColumns: (_args, tables: RegisterTables) => ['Period', ...tables.records.properties.filter((p) => p.role === 'attribute').map((p) => p.name)],
+    conditionColumns: (_args, tables: RegisterTables) => [
+      'Period',
+      ...tables.records.properties.filter((p) => p.role === 'attribute').map((p) => p.name),
+    ],
     async relation(call: VirtualTableCall): Promise<SqlFragment> {
       const tables = call.tables as InformationTables
       const over = call.arguments.dimensions ?? tables.dimensions
       const columns = tables.records.properties.map((p) => p.column)
-      const records = () => (call.condition === undefined ? id(tables.records.table) : sql`(${call.condition.over(tables.records.table, columns)})`)
+      const records = () =>
+        call.condition === undefined ? id(tables.records.table) : sql`(${call.condition.over(tables.records.table, columns)})`
       const period = call.arguments.period
       const bound = period === undefined ? raw('') : sql` WHERE ${column('s', 'Period')} ${raw(last ? '<=' : '>=')} ${period}`
       const grouping = over.length === 0 ? raw('') : sql` GROUP BY ${join(over.map((d) => column('s', d)))}`
       const chosen = sql`SELECT ${join([...over.map((d) => column('s', d)), sql`${raw(last ? 'MAX' : 'MIN')}(${column('s', 'Period')}) AS ${id('_p')}`])} FROM ${records()} AS s${bound}${grouping}`
-      const on = join([...over.map((d) => sql`${column('r', d)} = ${column('c', d)}`), sql`${column('r', 'Period')} = ${column('c', '_p')}`], ' AND ')
+      const on = join(
+        [...over.map((d) => sql`${column('r', d)} = ${column('c', d)}`), sql`${column('r', 'Period')} = ${column('c', '_p')}`],
+        ' AND ',
+      )
       return sql`SELECT ${join(columns.map((c) => column('r', c)))} FROM ${records()} AS r JOIN (${chosen}) AS c ON ${on}`
     },
   }

@@ -55,4 +55,3 @@ export const turnovers: VirtualTable = {
     return combine(parts, [...call.periodColumns, ...call.groupColumns], finals, true)
   },
 }
-

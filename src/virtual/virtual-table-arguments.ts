@@ -136,7 +136,8 @@ export function parseVirtualTableArguments(
       }
       case 'Periodicity': {
         const value = unquoteLenient(name, text)
-        if (!(PERIODICITIES as readonly string[]).includes(value)) throw invalid(name, `Periodicity must be one of ${PERIODICITIES.join(', ')} (case-sensitive); got ${JSON.stringify(value)}`)
+        if (!(PERIODICITIES as readonly string[]).includes(value))
+          throw invalid(name, `Periodicity must be one of ${PERIODICITIES.join(', ')} (case-sensitive); got ${JSON.stringify(value)}`)
         result = { ...result, periodicity: value as Periodicity }
         break
       }
@@ -151,7 +152,8 @@ export function parseVirtualTableArguments(
         break
       case 'Top': {
         const trimmed = text.trim()
-        if (!/^\d{1,7}$/.test(trimmed) || Number(trimmed) > 1_000_000) throw invalid(name, 'Top must be an integer from 0 to 1000000 (0: no limit)')
+        if (!/^\d{1,7}$/.test(trimmed) || Number(trimmed) > 1_000_000)
+          throw invalid(name, 'Top must be an integer from 0 to 1000000 (0: no limit)')
         result = { ...result, top: Number(trimmed) }
         break
       }

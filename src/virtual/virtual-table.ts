@@ -58,7 +58,13 @@ export interface VirtualTable {
   /** Checks of the arguments the shared parser cannot make (400 InvalidParameter). */
   checkArguments?(args: VirtualTableArguments, tables: RegisterTables): void
   /** Binds the Condition when the records it reads are not the register's record set as stored. */
-  bindCondition?(text: string, args: VirtualTableArguments, tables: RegisterTables, context: ConditionContext, signature: VirtualTableSignature): RecordCondition
+  bindCondition?(
+    text: string,
+    args: VirtualTableArguments,
+    tables: RegisterTables,
+    context: ConditionContext,
+    signature: VirtualTableSignature,
+  ): RecordCondition
   /** The grouping completed with what the chosen columns imply (a value's type column goes with it). */
   completeGrouping?(columns: readonly string[], args: VirtualTableArguments, tables: RegisterTables): readonly string[]
   /** The row key of an ungrouped result (default: the register's key). */

@@ -16,7 +16,9 @@ function outcome(contentType: string, chunks: Buffer[]): string {
     const intake = createBatchIntake(contentType)
     for (const chunk of chunks) intake.push(chunk)
     const document: BatchDocument = intake.end()
-    return JSON.stringify(document.items, (key, value) => (value instanceof Map ? [...value] : key === 'bytes' ? Buffer.from(value.data ?? value).toString('base64') : value))
+    return JSON.stringify(document.items, (key, value) =>
+      value instanceof Map ? [...value] : key === 'bytes' ? Buffer.from(value.data ?? value).toString('base64') : value,
+    )
   } catch (error) {
     if (!(error instanceof ODataError)) throw error
     return `${error.code}: ${error.message}`

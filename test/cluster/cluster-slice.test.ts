@@ -32,7 +32,12 @@ if (process.env.CLUSTER_TESTS === 'long') {
       await runClients(keys, clients, (client) => (client === 0 ? first.port : second.port))
       const batches = clients.flat()
       t.same(
-        batches.filter((batch) => batch.answers.length !== 1 || batch.answers[0]!.kind !== 'committed').map((batch) => `${batch.client}/${batch.index}: ${batch.answers.map((a) => `${a.kind} ${a.statuses.join(',')} ${a.detail}`).join('; ')}`),
+        batches
+          .filter((batch) => batch.answers.length !== 1 || batch.answers[0]!.kind !== 'committed')
+          .map(
+            (batch) =>
+              `${batch.client}/${batch.index}: ${batch.answers.map((a) => `${a.kind} ${a.statuses.join(',')} ${a.detail}`).join('; ')}`,
+          ),
         [],
         'every change set committed at its first sending: conflicts were retried inside the service',
       )

@@ -29,7 +29,11 @@ export function ensureCluster(nodes: number): { unavailable?: string; stop(): vo
   if (readyNodes() >= nodes) return { stop: () => undefined }
   const started = clusterCommand('start', String(nodes))
   if (!started.ok) {
-    const reason = started.output.split('\n').filter((line) => line.trim() !== '').pop() ?? 'the cluster script failed'
+    const reason =
+      started.output
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .pop() ?? 'the cluster script failed'
     clusterCommand('stop')
     return { unavailable: reason, stop: () => undefined }
   }
@@ -37,7 +41,16 @@ export function ensureCluster(nodes: number): { unavailable?: string; stop(): vo
 }
 
 export function nodeConnection(node: number, database?: string): Promise<Connection> {
-  return mysql.createConnection({ host: '127.0.0.1', port: NODE_PORTS[node - 1]!, user: 'root', database, charset: 'utf8mb4_bin', dateStrings: true, supportBigNumbers: true, bigNumberStrings: true })
+  return mysql.createConnection({
+    host: '127.0.0.1',
+    port: NODE_PORTS[node - 1]!,
+    user: 'root',
+    database,
+    charset: 'utf8mb4_bin',
+    dateStrings: true,
+    supportBigNumbers: true,
+    bigNumberStrings: true,
+  })
 }
 
 /** A fresh database named after the test, created through node 1 (DDL replicates in total order). */
@@ -112,8 +125,14 @@ export interface CatalogKeys {
 
 export async function catalogKeys(database: string): Promise<CatalogKeys> {
   const connection = await nodeConnection(1, database)
-  const first = async (table: string) => ((await connection.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code LIMIT 1`))[0] as { Ref_Key: string }[])[0]!.Ref_Key
-  const keys = { warehouse: await first('c_Warehouses'), product: await first('c_Products'), counterparty: await first('c_Counterparties'), organization: await first('c_Организации') }
+  const first = async (table: string) =>
+    ((await connection.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code LIMIT 1`))[0] as { Ref_Key: string }[])[0]!.Ref_Key
+  const keys = {
+    warehouse: await first('c_Warehouses'),
+    product: await first('c_Products'),
+    counterparty: await first('c_Counterparties'),
+    organization: await first('c_Организации'),
+  }
   await connection.end()
   return keys
 }
@@ -151,7 +170,12 @@ export function postingBatch(keys: CatalogKeys, documents: readonly PlannedDocum
         Warehouse_Key: keys.warehouse,
         Counterparty_Key: keys.counterparty,
         Organization_Key: keys.organization,
-        Goods: Array.from({ length: document.rows }, () => ({ Product_Key: keys.product, Quantity: document.quantity, Price: 2, Amount: document.quantity * 2 })),
+        Goods: Array.from({ length: document.rows }, () => ({
+          Product_Key: keys.product,
+          Quantity: document.quantity,
+          Price: 2,
+          Amount: document.quantity * 2,
+        })),
       },
       atomicityGroup: 'g',
     })
@@ -163,7 +187,10 @@ export function postingBatch(keys: CatalogKeys, documents: readonly PlannedDocum
 export const TOKEN = 'demo-token'
 
 export function sendBatch(port: number, batch: { body: Buffer; contentType: string }): Promise<TestResponse> {
-  return rawRequest(port, 'POST', '/api/v4/$batch', { headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': batch.contentType, 'Content-Length': String(batch.body.length) }, body: batch.body })
+  return rawRequest(port, 'POST', '/api/v4/$batch', {
+    headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': batch.contentType, 'Content-Length': String(batch.body.length) },
+    body: batch.body,
+  })
 }
 
 export interface BatchOutcome {
@@ -176,15 +203,24 @@ export interface BatchOutcome {
 
 /** What a client makes of a batch answer. */
 export function readOutcome(response: TestResponse): BatchOutcome {
-  if (response.status === 503) return { kind: 'retry', statuses: [503], retryAfter: String(response.headers['retry-after'] ?? ''), detail: response.text.slice(0, 300) }
+  if (response.status === 503)
+    return {
+      kind: 'retry',
+      statuses: [503],
+      retryAfter: String(response.headers['retry-after'] ?? ''),
+      detail: response.text.slice(0, 300),
+    }
   if (response.status !== 200) return { kind: 'failed', statuses: [response.status], detail: response.text.slice(0, 300) }
   const items = response.json().responses as { status: number; headers?: Record<string, string>; body?: { error?: { code: string } } }[]
   const statuses = items.map((item) => item.status)
-  const detail = JSON.stringify(items.filter((item) => item.status >= 400).map((item) => ({ status: item.status, code: item.body?.error?.code }))).slice(0, 300)
+  const detail = JSON.stringify(
+    items.filter((item) => item.status >= 400).map((item) => ({ status: item.status, code: item.body?.error?.code })),
+  ).slice(0, 300)
   if (statuses.every((status) => status < 400)) return { kind: 'committed', statuses, detail }
   if (statuses.some((status) => status >= 500 && status !== 503)) return { kind: 'failed', statuses, detail }
   const unavailable = items.find((item) => item.status === 503)
-  if (unavailable) return { kind: 'retry', statuses, retryAfter: unavailable.headers?.['Retry-After'] ?? unavailable.headers?.['retry-after'], detail }
+  if (unavailable)
+    return { kind: 'retry', statuses, retryAfter: unavailable.headers?.['Retry-After'] ?? unavailable.headers?.['retry-after'], detail }
   if (items[0]?.status === 412) return { kind: 'present', statuses, detail }
   return { kind: 'failed', statuses, detail }
 }
@@ -192,7 +228,9 @@ export function readOutcome(response: TestResponse): BatchOutcome {
 /** Galera status counters of a node (certification failures, brute-force aborts). */
 export async function conflictCounters(node: number): Promise<number> {
   const connection = await nodeConnection(node)
-  const [rows] = (await connection.query("SHOW STATUS WHERE Variable_name IN ('wsrep_local_cert_failures', 'wsrep_local_bf_aborts')")) as unknown as [{ Value: string }[]]
+  const [rows] = (await connection.query(
+    "SHOW STATUS WHERE Variable_name IN ('wsrep_local_cert_failures', 'wsrep_local_bf_aborts')",
+  )) as unknown as [{ Value: string }[]]
   await connection.end()
   return rows.reduce((sum, row) => sum + Number(row.Value), 0)
 }
@@ -213,7 +251,9 @@ export interface NodeState {
 const rowsText = (rows: unknown[][], keyColumns: number) =>
   rows
     .filter((row) => row.slice(keyColumns).some((value) => Number(value) !== 0))
-    .map((row) => row.map((value) => (value === null ? 'null' : /^-?\d+\.\d+$/.test(String(value)) ? String(Number(value)) : String(value))).join('|'))
+    .map((row) =>
+      row.map((value) => (value === null ? 'null' : /^-?\d+\.\d+$/.test(String(value)) ? String(Number(value)) : String(value))).join('|'),
+    )
     .sort()
 
 /** Reads a node's state after waiting for it to apply everything committed before (wsrep_sync_wait). */
@@ -230,14 +270,22 @@ export async function nodeState(node: number, database: string, model: ServiceMo
       const [, table, columns, select] = insert
       // Resources are the Quantity… and Amount… columns of the demo's registers; the rest is the key.
       const keyColumns = columns!.split(',').filter((c) => !/^(Quantity|Amount)/.test(c.trim().replace(/`/g, ''))).length
-      totals[table!] = rowsText((await connection.query({ sql: `SELECT ${columns} FROM ${table}`, rowsAsArray: true }))[0] as unknown[][], keyColumns)
-      recomputed[table!] = rowsText((await connection.query({ sql: select!, rowsAsArray: true }, statement.values))[0] as unknown[][], keyColumns)
+      totals[table!] = rowsText(
+        (await connection.query({ sql: `SELECT ${columns} FROM ${table}`, rowsAsArray: true }))[0] as unknown[][],
+        keyColumns,
+      )
+      recomputed[table!] = rowsText(
+        (await connection.query({ sql: select!, rowsAsArray: true }, statement.values))[0] as unknown[][],
+        keyColumns,
+      )
     }
     return {
       totals,
       recomputed,
       documents: (await one('SELECT COUNT(*) FROM d_GoodsReceipt')) + (await one('SELECT COUNT(*) FROM d_GoodsSale')),
-      postedDocuments: (await one('SELECT COUNT(*) FROM d_GoodsReceipt WHERE Posted = 1')) + (await one('SELECT COUNT(*) FROM d_GoodsSale WHERE Posted = 1')),
+      postedDocuments:
+        (await one('SELECT COUNT(*) FROM d_GoodsReceipt WHERE Posted = 1')) +
+        (await one('SELECT COUNT(*) FROM d_GoodsSale WHERE Posted = 1')),
       goodsRows: (await one('SELECT COUNT(*) FROM d_GoodsReceipt__Goods')) + (await one('SELECT COUNT(*) FROM d_GoodsSale__Goods')),
       movements: await one('SELECT COUNT(*) FROM ar_Stock'),
       rateOperations: await one("SELECT COALESCE(SUM(operations), 0) FROM _rate_counters WHERE subject = 'demo'"),

@@ -50,7 +50,10 @@ if (cluster.unavailable !== undefined) {
       t.equal(state.goodsRows, expected.rows, `node ${node}: every table row`)
       t.equal(state.movements, expected.rows, `node ${node}: one movement per row`)
       t.same(state.totals, state.recomputed, `node ${node}: totals equal a recomputation from the movements`)
-      t.ok(state.rateOperations >= once && state.rateOperations <= sent, `node ${node}: the rate counters hold the operations of both processes (${state.rateOperations}; ${once} to ${sent} expected)`)
+      t.ok(
+        state.rateOperations >= once && state.rateOperations <= sent,
+        `node ${node}: the rate counters hold the operations of both processes (${state.rateOperations}; ${once} to ${sent} expected)`,
+      )
     }
     for (const [index, state] of states.entries()) {
       if (index === 0) continue
@@ -64,7 +67,9 @@ if (cluster.unavailable !== undefined) {
     t.teardown(() => dropDatabase(database))
     const migrate = (order: number[]) =>
       new Promise<{ code: number | null; output: string }>((resolve) => {
-        const child = spawn(process.execPath, ['build/src/cli.js', 'migrate'], { env: { ...process.env, DATABASE_URL: clusterUrl(database, order), LOG_LEVEL: 'silent' } })
+        const child = spawn(process.execPath, ['build/src/cli.js', 'migrate'], {
+          env: { ...process.env, DATABASE_URL: clusterUrl(database, order), LOG_LEVEL: 'silent' },
+        })
         let output = ''
         child.stdout.on('data', (c: Buffer) => (output += c.toString()))
         child.stderr.on('data', (c: Buffer) => (output += c.toString()))
@@ -80,8 +85,12 @@ if (cluster.unavailable !== undefined) {
     for (const node of [1, 2, 3]) {
       const connection = await nodeConnection(node, database)
       await connection.query('SET SESSION wsrep_sync_wait = 1')
-      const [rows] = (await connection.query("SELECT TABLE_NAME AS name, COUNT(*) AS columns FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() GROUP BY TABLE_NAME ORDER BY TABLE_NAME")) as unknown as [{ name: string; columns: number }[]]
-      const [markers] = (await connection.query("SELECT COUNT(*) AS n FROM _service_state WHERE name = 'totals_layout'")) as unknown as [{ n: number }[]]
+      const [rows] = (await connection.query(
+        'SELECT TABLE_NAME AS name, COUNT(*) AS columns FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() GROUP BY TABLE_NAME ORDER BY TABLE_NAME',
+      )) as unknown as [{ name: string; columns: number }[]]
+      const [markers] = (await connection.query("SELECT COUNT(*) AS n FROM _service_state WHERE name = 'totals_layout'")) as unknown as [
+        { n: number }[],
+      ]
       await connection.end()
       tables.push(rows.map((r) => `${r.name}:${r.columns}`))
       t.equal(Number(markers[0]!.n), 1, `node ${node}: one totals layout marker`)
@@ -111,7 +120,12 @@ if (cluster.unavailable !== undefined) {
     t.ok(conflicts > 0, `the nodes met ${conflicts} certification conflicts or brute-force aborts`)
     const batches = clients.flat()
     t.same(
-      batches.filter((batch) => batch.answers.length !== 1 || batch.answers[0]!.kind !== 'committed').map((batch) => `${batch.client}/${batch.index}: ${batch.answers.map((a) => `${a.kind} ${a.statuses.join(',')} ${a.detail}`).join('; ')}`),
+      batches
+        .filter((batch) => batch.answers.length !== 1 || batch.answers[0]!.kind !== 'committed')
+        .map(
+          (batch) =>
+            `${batch.client}/${batch.index}: ${batch.answers.map((a) => `${a.kind} ${a.statuses.join(',')} ${a.detail}`).join('; ')}`,
+        ),
       [],
       'every change set committed at its first sending: each conflict was retried whole inside the service',
     )
@@ -151,7 +165,9 @@ if (cluster.unavailable !== undefined) {
     const batches = clients.flat()
     const answers = batches.flatMap((batch) => batch.answers)
     const unavailable = answers.filter((answer) => answer.kind === 'retry')
-    t.comment(`${answers.length} answers to ${batches.length} change sets: ${unavailable.length} times 503, ${answers.filter((a) => a.kind === 'present').length} found present when sent again`)
+    t.comment(
+      `${answers.length} answers to ${batches.length} change sets: ${unavailable.length} times 503, ${answers.filter((a) => a.kind === 'present').length} found present when sent again`,
+    )
     t.same(
       answers.filter((answer) => answer.kind === 'failed').map((answer) => `${answer.statuses.join(',')} ${answer.detail}`),
       [],
@@ -163,7 +179,9 @@ if (cluster.unavailable !== undefined) {
       'every 503 carries Retry-After',
     )
     t.same(
-      batches.filter((batch) => !applied(batch)).map((batch) => `${batch.client}/${batch.index}: ${batch.answers.map((a) => a.kind).join(',')}`),
+      batches
+        .filter((batch) => !applied(batch))
+        .map((batch) => `${batch.client}/${batch.index}: ${batch.answers.map((a) => a.kind).join(',')}`),
       [],
       'every change set was acknowledged in the end',
     )
@@ -198,8 +216,14 @@ if (cluster.unavailable !== undefined) {
     for (let round = 0; round < 6; round++) {
       const description = `Concurrent ${round}`
       const sameBody = JSON.stringify({ Code: `C-${round}`, Description: description })
-      const sameHeaders = { ...auth, 'Repeatability-Request-ID': `cluster-concurrent-${round}`, 'Repeatability-First-Sent': new Date().toUTCString() }
-      const answers = await Promise.all(processes.map((p) => rawRequest(p.port, 'POST', `${root}Catalog_Warehouses`, { headers: sameHeaders, body: sameBody })))
+      const sameHeaders = {
+        ...auth,
+        'Repeatability-Request-ID': `cluster-concurrent-${round}`,
+        'Repeatability-First-Sent': new Date().toUTCString(),
+      }
+      const answers = await Promise.all(
+        processes.map((p) => rawRequest(p.port, 'POST', `${root}Catalog_Warehouses`, { headers: sameHeaders, body: sameBody })),
+      )
       t.same(
         answers.map((a) => a.status),
         [201, 201],
@@ -208,18 +232,27 @@ if (cluster.unavailable !== undefined) {
       t.equal(answers[0]!.json().Ref_Key, answers[1]!.json().Ref_Key, `round ${round}: one entity for both`)
       const key = `3c3c3c3c-0000-4000-8000-${String(round).padStart(12, '0')}`
       const keyed = JSON.stringify({ Ref_Key: key, Code: `K-${round}`, Description: 'If-None-Match' })
-      const created = await Promise.all(processes.map((p) => rawRequest(p.port, 'POST', `${root}Catalog_Warehouses`, { headers: { ...auth, 'If-None-Match': '*' }, body: keyed })))
+      const created = await Promise.all(
+        processes.map((p) =>
+          rawRequest(p.port, 'POST', `${root}Catalog_Warehouses`, { headers: { ...auth, 'If-None-Match': '*' }, body: keyed }),
+        ),
+      )
       t.same(
         created.map((a) => a.status).sort(),
         [201, 412],
         `round ${round}: If-None-Match: * on two nodes at once: one 201, one 412 (${created.map((a) => a.text.slice(0, 120)).join(' / ')})`,
       )
       for (const node of [1, 2, 3]) {
-        t.equal(await warehouses(node, `Description = '${description}'`), 1, `round ${round}, node ${node}: the repeated request applied once`)
+        t.equal(
+          await warehouses(node, `Description = '${description}'`),
+          1,
+          `round ${round}, node ${node}: the repeated request applied once`,
+        )
         t.equal(await warehouses(node, `Ref_Key = '${key}'`), 1, `round ${round}, node ${node}: the keyed create applied once`)
       }
     }
-    for (const node of [1, 2, 3]) t.equal(await warehouses(node, "Description = 'Repeated once'"), 1, `node ${node}: the repeated request applied once`)
+    for (const node of [1, 2, 3])
+      t.equal(await warehouses(node, "Description = 'Repeated once'"), 1, `node ${node}: the repeated request applied once`)
   })
 
   t.test('a setting changed through one node is served by the process on another', async (t) => {
@@ -230,7 +263,10 @@ if (cluster.unavailable !== undefined) {
     })
     const auth = { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'Content-Type': 'application/json' }
     const address = '/odata/standard.odata/v4/$settings'
-    const changed = await rawRequest(processes[0]!.port, 'PATCH', address, { headers: auth, body: JSON.stringify({ maxBatchOperations: 42 }) })
+    const changed = await rawRequest(processes[0]!.port, 'PATCH', address, {
+      headers: auth,
+      body: JSON.stringify({ maxBatchOperations: 42 }),
+    })
     t.ok(changed.status < 300, `changed through the first process (${changed.status})`)
     // Processes read the settings again every two seconds (README, Settings).
     let seen: unknown

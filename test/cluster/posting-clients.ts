@@ -2,7 +2,16 @@
 // one service process, and does what a client is told: a 503 is sent again after its Retry-After (the
 // same change set, whose creates carry client-given keys and If-None-Match: *), a 412 on the first create
 // says an earlier attempt was applied. Every answer is kept, for the tests to judge.
-import { postingBatch, readOutcome, sendBatch, sleep, documentKey, type BatchOutcome, type CatalogKeys, type PlannedDocument } from './cluster-support.js'
+import {
+  postingBatch,
+  readOutcome,
+  sendBatch,
+  sleep,
+  documentKey,
+  type BatchOutcome,
+  type CatalogKeys,
+  type PlannedDocument,
+} from './cluster-support.js'
 
 export interface PlannedBatch {
   readonly client: number
@@ -43,7 +52,12 @@ export const applied = (batch: PlannedBatch) => batch.answers.some((answer) => a
  * Runs every client's batches against the port `portOf(client)` returns (read at each send, so a test
  * may move clients); stops a batch after `maxAttempts` answers. `onSent` runs after each answer.
  */
-export async function runClients(keys: CatalogKeys, clients: PlannedBatch[][], portOf: (client: number) => number, options: { maxAttempts?: number; onSent?: () => void } = {}): Promise<void> {
+export async function runClients(
+  keys: CatalogKeys,
+  clients: PlannedBatch[][],
+  portOf: (client: number) => number,
+  options: { maxAttempts?: number; onSent?: () => void } = {},
+): Promise<void> {
   const maxAttempts = options.maxAttempts ?? 40
   await Promise.all(
     clients.map(async (batches, client) => {

@@ -25,20 +25,26 @@ const preflight = (origin: string, requestedHeaders = 'authorization, if-match, 
     headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': requestedHeaders },
   })
 
-const list = (value: string | string[] | undefined) => String(value ?? '').split(',').map((item) => item.trim().toLowerCase())
+const list = (value: string | string[] | undefined) =>
+  String(value ?? '')
+    .split(',')
+    .map((item) => item.trim().toLowerCase())
 
 t.test('a preflight from an allowed origin is 204 without credentials (it was 401)', async (t) => {
   const answer = await preflight(APP)
   t.equal(answer.status, 204)
   t.equal(answer.headers['access-control-allow-origin'], APP)
-  for (const method of ['GET', 'POST', 'PATCH', 'PUT', 'DELETE']) t.ok(list(answer.headers['access-control-allow-methods']).includes(method.toLowerCase()), method)
+  for (const method of ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'])
+    t.ok(list(answer.headers['access-control-allow-methods']).includes(method.toLowerCase()), method)
   for (const header of ['Authorization', 'If-Match', 'If-None-Match', 'Prefer', 'OData-MaxVersion', 'OData-Version', 'Content-Type']) {
     t.ok(list(answer.headers['access-control-allow-headers']).includes(header.toLowerCase()), header)
   }
   t.equal(answer.headers['access-control-max-age'], '3600')
   t.equal(answer.headers.vary, 'Origin')
   t.equal(answer.body.length, 0)
-  const batchPreflight = await service.request('OPTIONS', `${TOKEN_ROOT}$batch`, { headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' } })
+  const batchPreflight = await service.request('OPTIONS', `${TOKEN_ROOT}$batch`, {
+    headers: { origin: 'http://localhost:3000', 'access-control-request-method': 'POST' },
+  })
   t.equal(batchPreflight.status, 204)
   t.equal(batchPreflight.headers['access-control-allow-origin'], 'http://localhost:3000')
 })
@@ -58,7 +64,8 @@ t.test('answers to an allowed origin expose the OData headers', async (t) => {
   t.equal(created.status, 201)
   t.equal(created.headers['access-control-allow-origin'], APP)
   const exposed = list(created.headers['access-control-expose-headers'])
-  for (const header of ['OData-Version', 'OData-EntityId', 'Preference-Applied', 'Retry-After', 'Location', 'ETag']) t.ok(exposed.includes(header.toLowerCase()), header)
+  for (const header of ['OData-Version', 'OData-EntityId', 'Preference-Applied', 'Retry-After', 'Location', 'ETag'])
+    t.ok(exposed.includes(header.toLowerCase()), header)
   t.ok(created.headers.location, 'the Location a script reads')
 
   const refused = await service.request('GET', `${REFERENCE_ROOT}Catalog_Products`, { headers: { origin: APP } })
@@ -75,7 +82,9 @@ t.test('answers to an allowed origin expose the OData headers', async (t) => {
 })
 
 t.test('another origin gets no CORS headers; a plain OPTIONS is unchanged', async (t) => {
-  const other = await service.request('GET', `${REFERENCE_ROOT}Catalog_Products?$top=1`, { headers: { origin: 'https://evil.example.net', authorization: DEMO_BASIC } })
+  const other = await service.request('GET', `${REFERENCE_ROOT}Catalog_Products?$top=1`, {
+    headers: { origin: 'https://evil.example.net', authorization: DEMO_BASIC },
+  })
   t.equal(other.status, 200)
   t.equal(other.headers['access-control-allow-origin'], undefined)
   t.equal(other.headers.vary, 'Origin')

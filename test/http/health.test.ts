@@ -29,12 +29,16 @@ t.test('/ready: ready on a migrated database, unready when the schema is behind 
   t.equal(missing.status, 503)
   t.same(missing.json().problems, ['column c_Warehouses.Description is missing'])
   t.equal(missing.headers['retry-after'], '5')
-  await service.database.pool.query('ALTER TABLE c_Warehouses ADD COLUMN Description VARCHAR(100) NOT NULL DEFAULT \'\'')
+  await service.database.pool.query("ALTER TABLE c_Warehouses ADD COLUMN Description VARCHAR(100) NOT NULL DEFAULT ''")
 
-  const [rows] = (await service.database.pool.query("SELECT `value` FROM `_service_state` WHERE `name` = 'totals_layout'")) as unknown as [{ value: string }[]]
+  const [rows] = (await service.database.pool.query("SELECT `value` FROM `_service_state` WHERE `name` = 'totals_layout'")) as unknown as [
+    { value: string }[],
+  ]
   const layouts = JSON.parse(rows[0]!.value) as Record<string, number>
   const table = Object.keys(layouts)[0]!
-  await service.database.pool.query("UPDATE `_service_state` SET `value` = ? WHERE `name` = 'totals_layout'", [JSON.stringify({ ...layouts, [table]: 0 })])
+  await service.database.pool.query("UPDATE `_service_state` SET `value` = ? WHERE `name` = 'totals_layout'", [
+    JSON.stringify({ ...layouts, [table]: 0 }),
+  ])
   const old = await service.request('GET', '/ready')
   t.equal(old.status, 503)
   t.match(old.json().problems, [new RegExp(`totals ${table} are at layout 0`)])

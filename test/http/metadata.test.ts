@@ -7,7 +7,8 @@ import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, startTestService } from '../sup
 
 const service = await startTestService('http_metadata')
 t.teardown(() => service.close())
-const get = (path: string, headers: Record<string, string> = {}) => service.request('GET', `${REFERENCE_ROOT}${path}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
+const get = (path: string, headers: Record<string, string> = {}) =>
+  service.request('GET', `${REFERENCE_ROOT}${path}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
 
 t.test('CSDL JSON for $format=json and Accept: application/json', async (t) => {
   const xml = await get('$metadata')
@@ -18,7 +19,10 @@ t.test('CSDL JSON for $format=json and Accept: application/json', async (t) => {
     ['$format=application/json', await get('$metadata?$format=application/json')],
     ['Accept: application/json', await get('$metadata', { Accept: 'application/json' })],
     ['Accept listing JSON first', await get('$metadata', { Accept: 'application/json;q=0.9, application/xml;q=0.8' })],
-    ['the token flavour', await service.request('GET', `${TOKEN_ROOT}$metadata?$format=json`, { headers: { Authorization: 'Bearer demo-token' } })],
+    [
+      'the token flavour',
+      await service.request('GET', `${TOKEN_ROOT}$metadata?$format=json`, { headers: { Authorization: 'Bearer demo-token' } }),
+    ],
   ] as const) {
     t.equal(response.status, 200, `${label}: 200`)
     t.match(response.headers['content-type'], /^application\/json/, `${label}: JSON`)
@@ -30,7 +34,8 @@ t.test('CSDL JSON for $format=json and Accept: application/json', async (t) => {
   const json = (await get('$metadata?$format=json')).json()
   const schema = json.StandardODATA
   // Every entity type and entity set of the XML document is in the JSON one.
-  for (const [, name] of xml.text.matchAll(/<EntityType Name="([^"]+)"/g)) t.equal(schema[name!]?.$Kind, 'EntityType', `entity type ${name}`)
+  for (const [, name] of xml.text.matchAll(/<EntityType Name="([^"]+)"/g))
+    t.equal(schema[name!]?.$Kind, 'EntityType', `entity type ${name}`)
   for (const [, name] of xml.text.matchAll(/<EntitySet Name="([^"]+)"/g)) t.ok(schema.EnterpriseV8[name!], `entity set ${name}`)
   t.same(schema.Catalog_Products.$Key, ['Ref_Key'])
 
@@ -50,11 +55,26 @@ t.test('CSDL JSON for $format=json and Accept: application/json', async (t) => {
 })
 
 t.test('query options other than $format are 400 on $metadata', async (t) => {
-  for (const option of ['$filter=true', '$top=1', '$select=Code', '$expand=*', '$orderby=Code', '$count=true', '$skip=1', '$apply=top(1)', '$search=x', '$schemaversion=1']) {
+  for (const option of [
+    '$filter=true',
+    '$top=1',
+    '$select=Code',
+    '$expand=*',
+    '$orderby=Code',
+    '$count=true',
+    '$skip=1',
+    '$apply=top(1)',
+    '$search=x',
+    '$schemaversion=1',
+  ]) {
     const response = await get(`$metadata?${option}`)
     t.equal(response.status, 400, `${option}: 400`)
     t.equal(response.json().error.code, 'InvalidQueryOption', `${option}: InvalidQueryOption`)
     t.equal(response.json().error.target, option.slice(0, option.indexOf('=')), `${option}: the target names it`)
   }
-  t.equal((await service.request('GET', `${TOKEN_ROOT}$metadata?token=demo-token`)).status, 200, 'a custom parameter (the token) is no query option of $metadata')
+  t.equal(
+    (await service.request('GET', `${TOKEN_ROOT}$metadata?token=demo-token`)).status,
+    200,
+    'a custom parameter (the token) is no query option of $metadata',
+  )
 })

@@ -21,21 +21,41 @@ async function scrape(): Promise<Samples> {
   return parseSamples(response.text)
 }
 
-const delta = (before: Samples, after: Samples, name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels)
+const delta = (before: Samples, after: Samples, name: string, labels: Record<string, string> = {}) =>
+  sample(after, name, labels) - sample(before, name, labels)
 
 function batch(operations: Parameters<typeof buildMultipartBatch>[0], token = 'demo-token') {
   const built = buildMultipartBatch(operations)
-  return service.request('POST', `${TOKEN_ROOT}$batch`, { headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/mixed; boundary=${built.boundary}` }, body: built.body })
+  return service.request('POST', `${TOKEN_ROOT}$batch`, {
+    headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/mixed; boundary=${built.boundary}` },
+    body: built.body,
+  })
 }
 
 t.test('counts after known traffic', async (t) => {
   const before = await scrape()
-  for (let i = 0; i < 3; i++) t.equal((await service.request('GET', `${REFERENCE_ROOT}Catalog_Products?$top=2`, { headers: { authorization: DEMO_BASIC } })).status, 200)
+  for (let i = 0; i < 3; i++)
+    t.equal(
+      (await service.request('GET', `${REFERENCE_ROOT}Catalog_Products?$top=2`, { headers: { authorization: DEMO_BASIC } })).status,
+      200,
+    )
   t.equal((await service.request('GET', `${REFERENCE_ROOT}Catalog_Products`)).status, 401)
   const answer = await batch([
     { method: 'GET', url: 'Catalog_Products?$top=1', headers: { Accept: 'application/json' } },
-    { method: 'POST', url: 'Catalog_Warehouses', headers: { 'Content-Type': 'application/json' }, body: { Description: 'Metrics one' }, atomicityGroup: 'g1' },
-    { method: 'POST', url: 'Catalog_Warehouses', headers: { 'Content-Type': 'application/json' }, body: { Description: 'Metrics two' }, atomicityGroup: 'g1' },
+    {
+      method: 'POST',
+      url: 'Catalog_Warehouses',
+      headers: { 'Content-Type': 'application/json' },
+      body: { Description: 'Metrics one' },
+      atomicityGroup: 'g1',
+    },
+    {
+      method: 'POST',
+      url: 'Catalog_Warehouses',
+      headers: { 'Content-Type': 'application/json' },
+      body: { Description: 'Metrics two' },
+      atomicityGroup: 'g1',
+    },
   ])
   t.equal(answer.status, 200)
   const after = await scrape()
@@ -61,7 +81,10 @@ t.test('a rate-rule refusal is counted by subject', async (t) => {
   const windowStart = Math.floor(now / 60) * 60
   if (now - windowStart > 55) await new Promise((resolve) => setTimeout(resolve, (61 - (now - windowStart)) * 1000))
   const start = Math.floor(Date.now() / 60000) * 60
-  await service.database.pool.query('REPLACE INTO _rate_counters (subject, rule_index, window_start, operations) VALUES (?, 0, ?, 6000)', ['demo', start])
+  await service.database.pool.query('REPLACE INTO _rate_counters (subject, rule_index, window_start, operations) VALUES (?, 0, ?, 6000)', [
+    'demo',
+    start,
+  ])
   const before = await scrape()
   // This process may still hold a block of the window, reserved before the counter was filled: the refusal
   // comes when that block is spent, within a block's worth of one-operation batches.
@@ -89,7 +112,11 @@ t.test('a failed request-log write is counted', async (t) => {
 })
 
 t.test('METRICS_TOKEN: a scrape needs the Bearer token', async (t) => {
-  const server = await startServer(createServiceContext(service.model, service.database.pool), { host: '127.0.0.1', port: 0, metricsToken: 'scrape-secret' })
+  const server = await startServer(createServiceContext(service.model, service.database.pool), {
+    host: '127.0.0.1',
+    port: 0,
+    metricsToken: 'scrape-secret',
+  })
   t.teardown(() => server.close())
   t.equal((await rawRequest(server.port, 'GET', '/metrics')).status, 401)
   t.equal((await rawRequest(server.port, 'GET', '/metrics', { headers: { authorization: 'Bearer wrong' } })).status, 401)
@@ -104,17 +131,22 @@ t.test('without METRICS_TOKEN only the loopback interface is answered', async (t
   t.ok(isLoopback('0000:0000:0000:0000:0000:ffff:7f00:0001'))
   t.notOk(isLoopback('10.1.2.3'))
   t.notOk(isLoopback('0000:0000:0000:0000:0000:ffff:0a01:0203'))
-  const outside = Object.values(os.networkInterfaces()).flat().find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)
+  const outside = Object.values(os.networkInterfaces())
+    .flat()
+    .find((address) => address !== undefined && address.family === 'IPv4' && !address.internal)
   if (!outside) return t.comment('no interface besides loopback: the remote refusal is checked by isLoopback alone')
   const server = await startServer(createServiceContext(service.model, service.database.pool), { host: '0.0.0.0', port: 0 })
   t.teardown(() => server.close())
   t.equal((await rawRequest(server.port, 'GET', '/metrics')).status, 200, 'from 127.0.0.1')
   const remote = await new Promise<number>((resolve, reject) => {
     import('node:http').then(({ default: http }) => {
-      const request = http.request({ host: outside.address, port: server.port, path: '/metrics', localAddress: outside.address, agent: false }, (response) => {
-        response.resume()
-        resolve(response.statusCode ?? 0)
-      })
+      const request = http.request(
+        { host: outside.address, port: server.port, path: '/metrics', localAddress: outside.address, agent: false },
+        (response) => {
+          response.resume()
+          resolve(response.statusCode ?? 0)
+        },
+      )
       request.on('error', reject)
       request.end()
     }, reject)

@@ -40,8 +40,14 @@ t.test('token in the path: the next link keeps the token segment', async (t) => 
   const { links, seen } = await walk(t, `/api/t/${TOKEN}/v4/Catalog_Products?$orderby=Code&$select=Ref_Key,Code`, {})
   for (const link of links) t.ok(link.startsWith(`http://127.0.0.1:${service.port}/api/t/${TOKEN}/v4/Catalog_Products?`), link)
   t.equal(new Set(seen).size, 6, 'three pages of two, none repeated')
-  const [rows] = (await service.database.pool.query('SELECT Ref_Key FROM c_Products ORDER BY Code LIMIT 6')) as unknown as [{ Ref_Key: string }[]]
-  t.same(seen, rows.map((row) => row.Ref_Key), 'the pages are the first six products by code')
+  const [rows] = (await service.database.pool.query('SELECT Ref_Key FROM c_Products ORDER BY Code LIMIT 6')) as unknown as [
+    { Ref_Key: string }[],
+  ]
+  t.same(
+    seen,
+    rows.map((row) => row.Ref_Key),
+    'the pages are the first six products by code',
+  )
 })
 
 t.test('token as a query parameter: the next link keeps it', async (t) => {
@@ -50,7 +56,9 @@ t.test('token as a query parameter: the next link keeps it', async (t) => {
 })
 
 t.test('token in a header: the next link has none, and the header is needed again', async (t) => {
-  const response = await service.request('GET', '/api/v4/Catalog_Products?$orderby=Code', { headers: { ...page, Authorization: `Bearer ${TOKEN}` } })
+  const response = await service.request('GET', '/api/v4/Catalog_Products?$orderby=Code', {
+    headers: { ...page, Authorization: `Bearer ${TOKEN}` },
+  })
   const link = response.json()['@odata.nextLink'] as string
   t.notMatch(link, TOKEN)
   t.equal((await follow(link)).status, 401)
@@ -59,7 +67,12 @@ t.test('token in a header: the next link has none, and the header is needed agai
 
 t.test('no token reaches the request log', async (t) => {
   await new Promise((resolve) => setTimeout(resolve, 400))
-  const [rows] = (await service.database.pool.query("SELECT url FROM request_log WHERE url LIKE '%Catalog_Products%'")) as unknown as [{ url: string }[]]
+  const [rows] = (await service.database.pool.query("SELECT url FROM request_log WHERE url LIKE '%Catalog_Products%'")) as unknown as [
+    { url: string }[],
+  ]
   t.ok(rows.length >= 8, 'the pages were logged')
-  t.same(rows.filter((row) => row.url.includes(TOKEN)), [])
+  t.same(
+    rows.filter((row) => row.url.includes(TOKEN)),
+    [],
+  )
 })

@@ -7,7 +7,8 @@ import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, startTestService } from '../sup
 const service = await startTestService('http_protocol')
 t.teardown(() => service.close())
 const headers = { Authorization: DEMO_BASIC }
-const get = (path: string, extra: Record<string, string> = {}) => service.request('GET', `${REFERENCE_ROOT}${path}`, { headers: { ...headers, ...extra } })
+const get = (path: string, extra: Record<string, string> = {}) =>
+  service.request('GET', `${REFERENCE_ROOT}${path}`, { headers: { ...headers, ...extra } })
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tap's test type is a plugin intersection
 function assertError(t: any, response: Awaited<ReturnType<typeof get>>, status: number, code: string, label: string) {
@@ -40,7 +41,13 @@ t.test('service document and $metadata', async (t) => {
 
 t.test('unknown paths and names are 404', async (t) => {
   assertError(t, await service.request('GET', '/nowhere', { headers }), 404, 'NotFound', 'no service root')
-  assertError(t, await service.request('GET', '/odata/standard.odata/v3/Catalog_Products', { headers }), 404, 'NotFound', 'wrong version segment')
+  assertError(
+    t,
+    await service.request('GET', '/odata/standard.odata/v3/Catalog_Products', { headers }),
+    404,
+    'NotFound',
+    'wrong version segment',
+  )
   assertError(t, await get('Catalog_Nothing'), 404, 'NotFound', 'unknown set')
   assertError(t, await get('catalog_products'), 404, 'NotFound', 'names are case-sensitive')
   assertError(t, await get('AccumulationRegister_Stock/Balanse()'), 404, 'NotFound', 'unknown function')
@@ -57,7 +64,11 @@ t.test('methods not allowed are 405 with Allow', async (t) => {
     ['PUT', '$metadata', 'GET, HEAD'],
     ['POST', "Document_GoodsReceipt_Goods(Ref_Key=guid'00000000-0000-4000-8000-000000000001',LineNumber=1)", 'GET, HEAD'],
     ['GET', "Document_GoodsSale(guid'00000000-0000-4000-8000-000000000001')/Post", 'POST'],
-    ['PUT', "InformationRegister_Prices(Period=datetime'2024-01-01T00:00:00',Product_Key=guid'00000000-0000-4000-8000-000000000001',PriceType='R')", 'GET, PATCH, DELETE, HEAD'],
+    [
+      'PUT',
+      "InformationRegister_Prices(Period=datetime'2024-01-01T00:00:00',Product_Key=guid'00000000-0000-4000-8000-000000000001',PriceType='R')",
+      'GET, PATCH, DELETE, HEAD',
+    ],
   ]
   for (const [method, path, allow] of cases) {
     const response = await service.request(method, `${REFERENCE_ROOT}${path}`, { headers, body: method === 'GET' ? undefined : '{}' })
@@ -82,7 +93,9 @@ t.test('malformed URLs and query options are 400', async (t) => {
 })
 
 t.test('oversized request headers are refused before the service sees them', async (t) => {
-  const response = await service.request('GET', `${REFERENCE_ROOT}$metadata`, { headers: { ...headers, 'X-Padding': 'x'.repeat(64 * 1024) } })
+  const response = await service.request('GET', `${REFERENCE_ROOT}$metadata`, {
+    headers: { ...headers, 'X-Padding': 'x'.repeat(64 * 1024) },
+  })
   t.ok(response.status === 431 || response.status === 400, `status ${response.status}`)
   t.equal((await get('$metadata')).status, 200, 'the server is still serving')
 })

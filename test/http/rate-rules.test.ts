@@ -37,7 +37,9 @@ const reader = { Authorization: 'Bearer reader-token' }
 const get = (instance: number) => rawRequest(servers[instance]!.port, 'GET', '/api/v4/Catalog_Products?$top=1', { headers: reader })
 const windowStart = () => Math.floor(Date.now() / 1000 / RULE.per) * RULE.per
 const counter = async (): Promise<number> => {
-  const [rows] = (await pool.query("SELECT operations FROM _rate_counters WHERE subject = 'reader' AND window_start = ?", [windowStart()])) as unknown as [{ operations: number }[]]
+  const [rows] = (await pool.query("SELECT operations FROM _rate_counters WHERE subject = 'reader' AND window_start = ?", [
+    windowStart(),
+  ])) as unknown as [{ operations: number }[]]
   return Number(rows[0]?.operations ?? 0)
 }
 
@@ -49,7 +51,10 @@ t.test('single requests and batch operations share one count across two processe
   t.equal(contexts[0]!.rateLimiter.reservations, 1, 'requests inside the block make no database round trip')
 
   const batch = buildJsonBatch(Array.from({ length: 10 }, (_, i) => ({ id: String(i), method: 'GET', url: 'Catalog_Products?$top=1' })))
-  const batchAnswer = await rawRequest(servers[1]!.port, 'POST', '/api/v4/$batch', { headers: { ...reader, 'Content-Type': batch.contentType }, body: batch.body })
+  const batchAnswer = await rawRequest(servers[1]!.port, 'POST', '/api/v4/$batch', {
+    headers: { ...reader, 'Content-Type': batch.contentType },
+    body: batch.body,
+  })
   t.equal(batchAnswer.status, 200, 'a batch of 10 on the other process')
 
   // Alternate between the processes until well past the rule: exactly what is left is granted.
@@ -72,17 +77,30 @@ t.test('single requests and batch operations share one count across two processe
   t.ok((await counter()) >= RULE.operations, 'the shared counter is full')
 
   // A batch refused now is logged with its 429 and its operations; so are refused single requests.
-  const refused = await rawRequest(servers[0]!.port, 'POST', '/api/v4/$batch', { headers: { ...reader, 'Content-Type': batch.contentType }, body: batch.body })
+  const refused = await rawRequest(servers[0]!.port, 'POST', '/api/v4/$batch', {
+    headers: { ...reader, 'Content-Type': batch.contentType },
+    body: batch.body,
+  })
   t.equal(refused.status, 429)
   t.equal(refused.json().error.code, 'RateLimited')
   for (const context of contexts) await context.requestLog.flush()
-  const [logged] = (await pool.query("SELECT method, url, status, error_code, operations FROM request_log WHERE subject = 'reader' AND status = 429 ORDER BY id")) as unknown as [{ method: string; url: string; error_code: string; operations: number | null }[]]
-  t.equal(logged.filter((row) => row.method === 'GET').length, statuses.filter((status) => status === 429).length, 'every refused single request is logged')
-  t.same(logged.filter((row) => row.method === 'POST'), [{ method: 'POST', url: '/api/v4/$batch', status: 429, error_code: 'RateLimited', operations: 10 }])
+  const [logged] = (await pool.query(
+    "SELECT method, url, status, error_code, operations FROM request_log WHERE subject = 'reader' AND status = 429 ORDER BY id",
+  )) as unknown as [{ method: string; url: string; error_code: string; operations: number | null }[]]
+  t.equal(
+    logged.filter((row) => row.method === 'GET').length,
+    statuses.filter((status) => status === 429).length,
+    'every refused single request is logged',
+  )
+  t.same(
+    logged.filter((row) => row.method === 'POST'),
+    [{ method: 'POST', url: '/api/v4/$batch', status: 429, error_code: 'RateLimited', operations: 10 }],
+  )
 })
 
 t.test('a subject without rules is never counted', async (t) => {
-  for (let i = 0; i < 5; i++) t.equal((await rawRequest(servers[0]!.port, 'GET', '/api/v4/', { headers: { Authorization: 'Bearer bench-token' } })).status, 200)
+  for (let i = 0; i < 5; i++)
+    t.equal((await rawRequest(servers[0]!.port, 'GET', '/api/v4/', { headers: { Authorization: 'Bearer bench-token' } })).status, 200)
   const [rows] = (await pool.query("SELECT COUNT(*) AS n FROM _rate_counters WHERE subject = 'bench'")) as unknown as [{ n: number }[]]
   t.equal(Number(rows[0]!.n), 0)
 })
@@ -90,7 +108,11 @@ t.test('a subject without rules is never counted', async (t) => {
 t.test('concurrent requests never take more than the rule, in one process or two', async (t) => {
   const { RateLimiter } = await import('../../src/limits/rate-limiter.js')
   const rule = { operations: 100, per: 3600 }
-  const subject = (name: string) => ({ ...model.subjects.find((s) => s.name === 'reader')!, name, profile: { ...model.subjects.find((s) => s.name === 'reader')!.profile, rateRules: [rule] } })
+  const subject = (name: string) => ({
+    ...model.subjects.find((s) => s.name === 'reader')!,
+    name,
+    profile: { ...model.subjects.find((s) => s.name === 'reader')!.profile, rateRules: [rule] },
+  })
   const started = windowStart()
   const one = new RateLimiter(pool)
   const alone = await Promise.all(Array.from({ length: 150 }, () => one.consume(subject('concurrent-one'), 1)))
@@ -99,6 +121,9 @@ t.test('concurrent requests never take more than the rule, in one process or two
   if (windowStart() !== started) return t.comment('the window turned over during the test')
   t.equal(alone.filter((decision) => decision.allowed).length, rule.operations, 'one process: exactly the rule')
   const granted = shared.filter((decision) => decision.allowed).length
-  t.ok(granted <= rule.operations && granted >= rule.operations - 2 * blockSize(rule), `two processes: ${granted} of ${rule.operations} (at most a block each left unused)`)
+  t.ok(
+    granted <= rule.operations && granted >= rule.operations - 2 * blockSize(rule),
+    `two processes: ${granted} of ${rule.operations} (at most a block each left unused)`,
+  )
   t.ok(one.reservations < 150 / 2, `${one.reservations} round trips for 150 requests`)
 })

@@ -9,10 +9,18 @@ const headers = { Authorization: DEMO_BASIC }
 const get = (path: string) => service.request('GET', `${REFERENCE_ROOT}${path}`, { headers })
 const one = async <T>(sql: string): Promise<T> => ((await service.database.pool.query(sql))[0] as T[])[0]!
 
-const product = await one<{ Ref_Key: string; Code: string; Description: string }>('SELECT Ref_Key, Code, Description FROM c_Products ORDER BY Code LIMIT 1')
+const product = await one<{ Ref_Key: string; Code: string; Description: string }>(
+  'SELECT Ref_Key, Code, Description FROM c_Products ORDER BY Code LIMIT 1',
+)
 
 t.test('catalog item: four key forms give the same entity', async (t) => {
-  for (const form of [`guid'${product.Ref_Key}'`, product.Ref_Key, `Ref_Key=guid'${product.Ref_Key}'`, `Ref_Key=${product.Ref_Key}`, `guid'${product.Ref_Key.toUpperCase()}'`]) {
+  for (const form of [
+    `guid'${product.Ref_Key}'`,
+    product.Ref_Key,
+    `Ref_Key=guid'${product.Ref_Key}'`,
+    `Ref_Key=${product.Ref_Key}`,
+    `guid'${product.Ref_Key.toUpperCase()}'`,
+  ]) {
     const response = await get(`Catalog_Products(${form})`)
     t.equal(response.status, 200, form)
     const body = response.json()
@@ -23,7 +31,10 @@ t.test('catalog item: four key forms give the same entity', async (t) => {
     t.match(body['@odata.context'], /\$metadata#Catalog_Products\/\$entity$/)
   }
   const response = await get(`Catalog_Products(${product.Ref_Key})?$select=Description`)
-  t.same(Object.keys(response.json()).filter((k) => !k.startsWith('@')), ['Description'])
+  t.same(
+    Object.keys(response.json()).filter((k) => !k.startsWith('@')),
+    ['Description'],
+  )
 })
 
 t.test('document, table-part row, record set and movement row', async (t) => {
@@ -38,29 +49,43 @@ t.test('document, table-part row, record set and movement row', async (t) => {
   t.equal(row.json().LineNumber, 1)
   t.type(row.json().Quantity, 'number', 'decimals as JSON numbers')
 
-  const recordSet = await get(`AccumulationRegister_Stock(Recorder=guid'${receipt.Ref_Key}',Recorder_Type='StandardODATA.Document_GoodsReceipt')`)
+  const recordSet = await get(
+    `AccumulationRegister_Stock(Recorder=guid'${receipt.Ref_Key}',Recorder_Type='StandardODATA.Document_GoodsReceipt')`,
+  )
   t.equal(recordSet.status, 200)
   t.equal(recordSet.json().Recorder, receipt.Ref_Key)
-  const stringRecorder = await get(`AccumulationRegister_Stock(Recorder='${receipt.Ref_Key}',Recorder_Type='StandardODATA.Document_GoodsReceipt')`)
+  const stringRecorder = await get(
+    `AccumulationRegister_Stock(Recorder='${receipt.Ref_Key}',Recorder_Type='StandardODATA.Document_GoodsReceipt')`,
+  )
   t.equal(stringRecorder.status, 200, "Recorder='…' form")
-  const wrongType = await get(`AccumulationRegister_Stock(Recorder=guid'${receipt.Ref_Key}',Recorder_Type='StandardODATA.Document_GoodsSale')`)
+  const wrongType = await get(
+    `AccumulationRegister_Stock(Recorder=guid'${receipt.Ref_Key}',Recorder_Type='StandardODATA.Document_GoodsSale')`,
+  )
   t.equal(wrongType.status, 404, 'a record set of a recorder that does not exist')
 
-  const movement = await get(`AccumulationRegister_Stock_RecordType(Recorder=guid'${receipt.Ref_Key}',Recorder_Type='StandardODATA.Document_GoodsReceipt',LineNumber=1)`)
+  const movement = await get(
+    `AccumulationRegister_Stock_RecordType(Recorder=guid'${receipt.Ref_Key}',Recorder_Type='StandardODATA.Document_GoodsReceipt',LineNumber=1)`,
+  )
   t.equal(movement.status, 200)
   t.equal(movement.json().RecordType, 'Receipt')
   t.equal(movement.json().Active, true)
 })
 
 t.test('information register records, Cyrillic names percent-encoded, SurrogateKey', async (t) => {
-  const price = await one<{ Period: string; Product_Key: string; PriceType: string; Price: string }>('SELECT * FROM ir_Prices ORDER BY Period, Product_Key LIMIT 1')
+  const price = await one<{ Period: string; Product_Key: string; PriceType: string; Price: string }>(
+    'SELECT * FROM ir_Prices ORDER BY Period, Product_Key LIMIT 1',
+  )
   const iso = price.Period.replace(' ', 'T')
   for (const period of [`datetime'${iso}'`, iso, `${iso}Z`, `datetime'${iso}+00:00'`]) {
-    const response = await get(`InformationRegister_Prices(Period=${period},Product_Key=guid'${price.Product_Key}',PriceType='${price.PriceType}')`)
+    const response = await get(
+      `InformationRegister_Prices(Period=${period},Product_Key=guid'${price.Product_Key}',PriceType='${price.PriceType}')`,
+    )
     t.equal(response.status, 200, period)
     t.equal(response.json().Price, Number(price.Price))
   }
-  const rate = await one<{ Period: string; Курс: string }>("SELECT Period, `Курс` FROM `ir_КурсыВалют` WHERE `Валюта` = 'USD' ORDER BY Period LIMIT 1")
+  const rate = await one<{ Period: string; Курс: string }>(
+    "SELECT Period, `Курс` FROM `ir_КурсыВалют` WHERE `Валюта` = 'USD' ORDER BY Period LIMIT 1",
+  )
   const path = `${encodeURIComponent('InformationRegister_КурсыВалют')}(Period=datetime'${rate.Period.replace(' ', 'T')}',${encodeURIComponent('Валюта')}='USD')`
   const response = await get(path)
   t.equal(response.status, 200)
@@ -72,7 +97,10 @@ t.test('information register records, Cyrillic names percent-encoded, SurrogateK
   t.equal(settings.status, 200)
   t.same({ SurrogateKey: settings.json().SurrogateKey, Value: settings.json().Value }, { SurrogateKey: 0, Value: 'on' })
   const organization = await one<{ Ref_Key: string }>('SELECT Ref_Key FROM `c_Организации` LIMIT 1')
-  const cyrillic = await service.request('GET', `${TOKEN_ROOT}${encodeURIComponent('Catalog_Организации')}(${organization.Ref_Key})?token=demo-token`)
+  const cyrillic = await service.request(
+    'GET',
+    `${TOKEN_ROOT}${encodeURIComponent('Catalog_Организации')}(${organization.Ref_Key})?token=demo-token`,
+  )
   t.equal(cyrillic.status, 200)
   t.match(cyrillic.json().Description, /^Организации \d+$/)
 })
@@ -90,7 +118,10 @@ t.test('keys that name nothing, or are malformed', async (t) => {
     [`Document_GoodsReceipt_Goods(Ref_Key=${product.Ref_Key},LineNumber=1,LineNumber=2)`, 'InvalidKey'],
     [`Document_GoodsReceipt_Goods(Ref_Key=${product.Ref_Key},LineNumber=x)`, 'InvalidLiteral'],
     [`Document_GoodsReceipt_Goods(Ref_Key=${product.Ref_Key},LineNumber=99999999999)`, 'InvalidLiteral'],
-    [`InformationRegister_Prices(Period=datetime'2024-02-30T00:00:00',Product_Key=${product.Ref_Key},PriceType='Retail')`, 'InvalidLiteral'],
+    [
+      `InformationRegister_Prices(Period=datetime'2024-02-30T00:00:00',Product_Key=${product.Ref_Key},PriceType='Retail')`,
+      'InvalidLiteral',
+    ],
     [`InformationRegister_Prices(Period=datetime'2024-01-01T00:00:00',Product_Key=${product.Ref_Key},PriceType='it's')`, 'InvalidUrl'],
     [`AccumulationRegister_Stock(Recorder=${product.Ref_Key},Recorder_Type='StandardODATA.Catalog_Products')`, 'InvalidKey'],
     [`Catalog_Products(%ZZ)`, 'InvalidUrl'],

@@ -17,17 +17,24 @@ const asDemo = { authorization: DEMO_BASIC }
 
 /** The administrator's values as MySQL holds them: one row per setting, its value as JSON. */
 async function stored(): Promise<Record<string, unknown>> {
-  const [rows] = (await service.database.pool.query('SELECT `name`, `value` FROM `_settings` ORDER BY `name`')) as unknown as [{ name: string; value: string }[]]
+  const [rows] = (await service.database.pool.query('SELECT `name`, `value` FROM `_settings` ORDER BY `name`')) as unknown as [
+    { name: string; value: string }[],
+  ]
   return Object.fromEntries(rows.map((row) => [row.name, JSON.parse(row.value)]))
 }
 
 function patch(body: unknown, headers: Record<string, string> = asDemo) {
-  return service.request('PATCH', SETTINGS, { headers: { ...headers, 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) })
+  return service.request('PATCH', SETTINGS, {
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  })
 }
 
 /** A multipart batch of `count` reads, as the demo subject sends it on the token root. */
 function postBatch(count: number) {
-  const batch = buildMultipartBatch(Array.from({ length: count }, () => ({ method: 'GET', url: 'Catalog_Products?$top=1', headers: { Accept: 'application/json' } })))
+  const batch = buildMultipartBatch(
+    Array.from({ length: count }, () => ({ method: 'GET', url: 'Catalog_Products?$top=1', headers: { Accept: 'application/json' } })),
+  )
   return service.request('POST', `${TOKEN_ROOT}$batch`, {
     headers: { authorization: 'Bearer demo-token', 'content-type': `multipart/mixed; boundary=${batch.boundary}` },
     body: batch.body,
@@ -85,12 +92,16 @@ t.test('the request log level changes what is logged', async (t) => {
   t.equal((await patch({ logLevel: 'off' })).status, 200)
   await service.request('GET', `${REFERENCE_ROOT}Catalog_Products?$top=1`, { headers: asDemo })
   await new Promise((resolve) => setTimeout(resolve, 300)) // the log is written behind the answers
-  const [quiet] = (await pool.query("SELECT COUNT(*) AS n FROM request_log WHERE url LIKE '%Catalog_Products%'")) as unknown as [{ n: number }[]]
+  const [quiet] = (await pool.query("SELECT COUNT(*) AS n FROM request_log WHERE url LIKE '%Catalog_Products%'")) as unknown as [
+    { n: number }[],
+  ]
   t.equal(Number(quiet[0].n), 0, 'nothing logged while the level is off')
   t.equal((await patch({ logLevel: null })).status, 200)
   await service.request('GET', `${REFERENCE_ROOT}Catalog_Products?$top=1`, { headers: asDemo })
   await new Promise((resolve) => setTimeout(resolve, 300))
-  const [logged] = (await pool.query("SELECT COUNT(*) AS n FROM request_log WHERE url LIKE '%Catalog_Products%'")) as unknown as [{ n: number }[]]
+  const [logged] = (await pool.query("SELECT COUNT(*) AS n FROM request_log WHERE url LIKE '%Catalog_Products%'")) as unknown as [
+    { n: number }[],
+  ]
   t.equal(Number(logged[0].n), 1, 'logged again at the configured level, all')
 })
 
@@ -174,7 +185,9 @@ t.test('the environment overrides the configuration; an administrator overrides 
 
 t.test('stored values that are no longer valid settings are ignored, the valid ones kept', async (t) => {
   const pool = service.database.pool
-  await pool.query("INSERT INTO `_settings` (`name`, `value`) VALUES ('maxBatchOperations', '-1'), ('pageSize', '{not json'), ('retired', '1'), ('logLevel', '\"errors\"')")
+  await pool.query(
+    "INSERT INTO `_settings` (`name`, `value`) VALUES ('maxBatchOperations', '-1'), ('pageSize', '{not json'), ('retired', '1'), ('logLevel', '\"errors\"')",
+  )
   const settings = new LiveSettings(service.model.settings, service.model.configuration.settings ?? {})
   await settings.load(pool)
   t.equal(settings.current.maxBatchOperations, 100)

@@ -51,8 +51,14 @@ t.test('the demo configuration is valid and declares the sets of demo-configurat
   t.same(fns('InformationRegister_Prices'), ['SliceLast', 'SliceFirst'])
   t.same(fns('InformationRegister_Barcodes'), [])
   t.same(fns('AccountingRegister_Main'), ['Balance', 'Turnovers', 'BalanceAndTurnovers', 'ExtDimensions', 'RecordsWithExtDimensions'])
-  t.same(model.entitySetByName.get('InformationRegister_Settings')!.key.map((k) => k.name), ['SurrogateKey'])
-  t.same(model.entitySetByName.get('Document_GoodsSale')!.actions.map((a) => a.name), ['Post', 'Unpost'])
+  t.same(
+    model.entitySetByName.get('InformationRegister_Settings')!.key.map((k) => k.name),
+    ['SurrogateKey'],
+  )
+  t.same(
+    model.entitySetByName.get('Document_GoodsSale')!.actions.map((a) => a.name),
+    ['Post', 'Unpost'],
+  )
   t.equal(model.settings.logLevel, 'all')
   t.equal(model.settings.maxBatchOperations, 100)
   t.equal(model.settings.maxBatchSizeMB, 10)
@@ -104,10 +110,24 @@ t.test('a YAML file is read like JSON, and a file that does not parse is one cle
   const yamlFile = join(dir, 'app.yaml')
   writeFileSync(
     yamlFile,
-    ['name: Tiny', 'catalogs:', '  - name: Items', '    codeLength: 5', '    descriptionLength: 50', 'documents: []', 'profiles:', '  - { name: all, read: ["*"], write: ["*"] }', 'subjects:', '  - { name: u, token: u-token-123, profile: all }'].join('\n'),
+    [
+      'name: Tiny',
+      'catalogs:',
+      '  - name: Items',
+      '    codeLength: 5',
+      '    descriptionLength: 50',
+      'documents: []',
+      'profiles:',
+      '  - { name: all, read: ["*"], write: ["*"] }',
+      'subjects:',
+      '  - { name: u, token: u-token-123, profile: all }',
+    ].join('\n'),
   )
   const model = loadModel(yamlFile)
-  t.same(model.entitySets.map((s) => s.name), ['Catalog_Items'])
+  t.same(
+    model.entitySets.map((s) => s.name),
+    ['Catalog_Items'],
+  )
   const broken = join(dir, 'broken.json')
   writeFileSync(broken, '{"name": ')
   const problems = problemsOf(() => loadConfigurationFile(broken))

@@ -76,7 +76,8 @@ function readXml(text: string): XmlElement {
 const childrenNamed = (element: XmlElement, name: string) => element.children.filter((child) => child.name === name)
 function onlyChild(element: XmlElement, name: string): XmlElement {
   const found = childrenNamed(element, name)
-  if (found.length !== 1) throw new Error(`<${element.name} ${JSON.stringify(element.attributes)}> has ${found.length} <${name}>, expected one`)
+  if (found.length !== 1)
+    throw new Error(`<${element.name} ${JSON.stringify(element.attributes)}> has ${found.length} <${name}>, expected one`)
   return found[0]!
 }
 
@@ -111,7 +112,9 @@ const entitySets = new Map(childrenNamed(container, 'EntitySet').map((element) =
 
 /** The operation element named `name` whose binding parameter has type `bindingType`, or undefined. */
 function boundOperation(kind: 'Function' | 'Action', name: string, bindingType: string): XmlElement | undefined {
-  const matches = childrenNamed(schema, kind).filter((element) => element.attributes.Name === name && childrenNamed(element, 'Parameter')[0]?.attributes.Type === bindingType)
+  const matches = childrenNamed(schema, kind).filter(
+    (element) => element.attributes.Name === name && childrenNamed(element, 'Parameter')[0]?.attributes.Type === bindingType,
+  )
   if (matches.length > 1) throw new Error(`${kind} ${name} is declared ${matches.length} times for ${bindingType}`)
   return matches[0]
 }
@@ -142,7 +145,11 @@ t.test('the XML validates against the OData 4.01 EDMX schema', { skip: corpusMis
   t.equal(broken.valid, false, 'control: an entity type name with a space is rejected')
 
   const result = await validateAgainstXsd('metadata.xml', metadataXml)
-  t.same(result.errors.map((error) => error.rawMessage), [], 'zero errors')
+  t.same(
+    result.errors.map((error) => error.rawMessage),
+    [],
+    'zero errors',
+  )
   t.equal(result.valid, true)
 })
 
@@ -191,7 +198,11 @@ t.test('every entity set has an entity type with its key, properties, facets and
       const element = navigations.find((candidate) => candidate.attributes.Name === navigation.name)
       if (element === undefined) continue
       const constraints = childrenNamed(element, 'ReferentialConstraint').map((constraint) => constraint.attributes)
-      t.same(constraints, [{ Property: navigation.foreignKey, ReferencedProperty: 'Ref_Key' }], `${set.name}/${navigation.name}: ${navigation.foreignKey} → Ref_Key`)
+      t.same(
+        constraints,
+        [{ Property: navigation.foreignKey, ReferencedProperty: 'Ref_Key' }],
+        `${set.name}/${navigation.name}: ${navigation.foreignKey} → Ref_Key`,
+      )
     }
   }
   t.equal(entityTypes.size, model.entitySets.length, 'no entity type the model does not have')
@@ -199,11 +210,25 @@ t.test('every entity set has an entity type with its key, properties, facets and
 })
 
 t.test('table parts and record sets are collection properties of their owner, of a complex row type', async (t) => {
-  const navigation = (type: string, name: string) => childrenNamed(entityTypes.get(type)!, 'NavigationProperty').find((element) => element.attributes.Name === name)
-  const property = (type: string, name: string) => childrenNamed(entityTypes.get(type)!, 'Property').find((element) => element.attributes.Name === name)
-  t.same(property('Document_GoodsReceipt', 'Goods')?.attributes, { Name: 'Goods', Type: 'Collection(StandardODATA.Document_GoodsReceipt_Goods_RowType)', Nullable: 'false' })
-  t.same(property('AccumulationRegister_Stock', 'RecordSet')?.attributes, { Name: 'RecordSet', Type: 'Collection(StandardODATA.AccumulationRegister_Stock_RowType)', Nullable: 'false' })
-  t.same(property('ChartOfAccounts_Main', 'ExtDimensionTypes')?.attributes, { Name: 'ExtDimensionTypes', Type: 'Collection(StandardODATA.ChartOfAccounts_Main_ExtDimensionTypes_RowType)', Nullable: 'false' })
+  const navigation = (type: string, name: string) =>
+    childrenNamed(entityTypes.get(type)!, 'NavigationProperty').find((element) => element.attributes.Name === name)
+  const property = (type: string, name: string) =>
+    childrenNamed(entityTypes.get(type)!, 'Property').find((element) => element.attributes.Name === name)
+  t.same(property('Document_GoodsReceipt', 'Goods')?.attributes, {
+    Name: 'Goods',
+    Type: 'Collection(StandardODATA.Document_GoodsReceipt_Goods_RowType)',
+    Nullable: 'false',
+  })
+  t.same(property('AccumulationRegister_Stock', 'RecordSet')?.attributes, {
+    Name: 'RecordSet',
+    Type: 'Collection(StandardODATA.AccumulationRegister_Stock_RowType)',
+    Nullable: 'false',
+  })
+  t.same(property('ChartOfAccounts_Main', 'ExtDimensionTypes')?.attributes, {
+    Name: 'ExtDimensionTypes',
+    Type: 'Collection(StandardODATA.ChartOfAccounts_Main_ExtDimensionTypes_RowType)',
+    Nullable: 'false',
+  })
   t.equal(navigation('Document_GoodsReceipt', 'Goods'), undefined, 'no navigation property Goods')
   t.equal(navigation('AccumulationRegister_Stock', 'RecordSet'), undefined, 'no navigation property RecordSet')
   // A row type has the properties of the rows' own entity type (whose set stays readable), and their references.
@@ -212,9 +237,17 @@ t.test('table parts and record sets are collection properties of their owner, of
       const rows = model.entitySetByName.get(part.targetSet)!
       const rowType = complexTypes.get(rowTypeOf(set, part))
       if (!t.ok(rowType, `ComplexType ${rowTypeOf(set, part)}`)) continue
-      t.same(childrenNamed(rowType!, 'Property').map((element) => element.attributes), rows.properties.map((p) => expectedPropertyAttributes(p, p.nullable)), `${rowTypeOf(set, part)}: the properties of ${rows.name}`)
       t.same(
-        childrenNamed(rowType!, 'NavigationProperty').map((element) => [element.attributes.Name, element.attributes.Type, onlyChild(element, 'ReferentialConstraint').attributes.Property]),
+        childrenNamed(rowType!, 'Property').map((element) => element.attributes),
+        rows.properties.map((p) => expectedPropertyAttributes(p, p.nullable)),
+        `${rowTypeOf(set, part)}: the properties of ${rows.name}`,
+      )
+      t.same(
+        childrenNamed(rowType!, 'NavigationProperty').map((element) => [
+          element.attributes.Name,
+          element.attributes.Type,
+          onlyChild(element, 'ReferentialConstraint').attributes.Property,
+        ]),
         referencesOf(rows).map((reference) => [reference.name, qualified(reference.targetSet), reference.foreignKey]),
         `${rowTypeOf(set, part)}: its references are navigable`,
       )
@@ -227,7 +260,11 @@ t.test('table parts and record sets are collection properties of their owner, of
 })
 
 t.test('the container has an entity set per set, with a binding for every navigation property', async (t) => {
-  t.same([...entitySets.keys()], model.entitySets.map((set) => set.name), 'every set, in model order, nothing else')
+  t.same(
+    [...entitySets.keys()],
+    model.entitySets.map((set) => set.name),
+    'every set, in model order, nothing else',
+  )
   for (const set of model.entitySets) {
     const element = entitySets.get(set.name)
     if (!t.ok(element, `EntitySet ${set.name}`)) continue
@@ -236,7 +273,12 @@ t.test('the container has an entity set per set, with a binding for every naviga
       childrenNamed(element!, 'NavigationPropertyBinding').map((binding) => binding.attributes),
       [
         ...referencesOf(set).map((navigation) => ({ Path: navigation.name, Target: navigation.targetSet })),
-        ...partsOf(set).flatMap((part) => referencesOf(model.entitySetByName.get(part.targetSet)!).map((reference) => ({ Path: `${part.name}/${reference.name}`, Target: reference.targetSet }))),
+        ...partsOf(set).flatMap((part) =>
+          referencesOf(model.entitySetByName.get(part.targetSet)!).map((reference) => ({
+            Path: `${part.name}/${reference.name}`,
+            Target: reference.targetSet,
+          })),
+        ),
       ],
       `${set.name}: bindings, references inside the rows through their part`,
     )
@@ -253,16 +295,29 @@ t.test('every virtual table of every set is a bound, composable function with th
       if (!t.ok(fn, `${set.name}/${signature.name}`)) continue
       t.equal(fn!.attributes.IsBound, 'true')
       t.equal(fn!.attributes.IsComposable, 'true')
-      t.equal(fn!.attributes.EntitySetPath, signature.resultIsEntity ? 'bindingParameter' : undefined, `${set.name}/${signature.name}: entity set path only for entity results`)
+      t.equal(
+        fn!.attributes.EntitySetPath,
+        signature.resultIsEntity ? 'bindingParameter' : undefined,
+        `${set.name}/${signature.name}: entity set path only for entity results`,
+      )
       const parameters = childrenNamed(fn!, 'Parameter')
       t.same(parameters[0]!.attributes, { Name: 'bindingParameter', Type: `Collection(${qualified(set.name)})`, Nullable: 'false' })
       t.same(
         parameters.slice(1).map((parameter) => parameter.attributes),
-        signature.parameters.map((parameter) => ({ Name: parameter.name, Type: parameter.edmType, Nullable: 'true', ...(parameter.edmType === 'Edm.DateTimeOffset' ? { Precision: '0' } : {}) })),
+        signature.parameters.map((parameter) => ({
+          Name: parameter.name,
+          Type: parameter.edmType,
+          Nullable: 'true',
+          ...(parameter.edmType === 'Edm.DateTimeOffset' ? { Precision: '0' } : {}),
+        })),
         `${set.name}/${signature.name}: parameters, names and types from the model`,
       )
       for (const parameter of parameters.slice(1)) {
-        t.same(onlyChild(parameter, 'Annotation').attributes, { Term: 'Core.OptionalParameter' }, `${set.name}/${signature.name}(${parameter.attributes.Name}) may be omitted`)
+        t.same(
+          onlyChild(parameter, 'Annotation').attributes,
+          { Term: 'Core.OptionalParameter' },
+          `${set.name}/${signature.name}(${parameter.attributes.Name}) may be omitted`,
+        )
       }
       t.same(onlyChild(fn!, 'ReturnType').attributes, { Type: `Collection(${qualified(signature.resultType)})`, Nullable: 'false' })
     }
@@ -304,7 +359,11 @@ t.test('every non-entity result has a complex type with the result properties, a
       )
       const references = signature.resultProperties.filter((property) => property.reference !== undefined)
       t.same(
-        childrenNamed(type!, 'NavigationProperty').map((element) => [element.attributes.Name, element.attributes.Type, onlyChild(element, 'ReferentialConstraint').attributes.Property]),
+        childrenNamed(type!, 'NavigationProperty').map((element) => [
+          element.attributes.Name,
+          element.attributes.Type,
+          onlyChild(element, 'ReferentialConstraint').attributes.Property,
+        ]),
         references.map((property) => [property.reference!.navigation, qualified(property.reference!.targetSet), property.name]),
         `${signature.resultType}: reference columns are navigable`,
       )
@@ -318,7 +377,12 @@ t.test('every non-entity result has a complex type with the result properties, a
 t.test('Post and Unpost are bound actions of every document, and of nothing else', async (t) => {
   let expectedActions = 0
   for (const set of model.entitySets) {
-    if (set.kind === 'Document') t.same(set.actions.map((action) => action.name), ['Post', 'Unpost'], `${set.name}: the model has both actions`)
+    if (set.kind === 'Document')
+      t.same(
+        set.actions.map((action) => action.name),
+        ['Post', 'Unpost'],
+        `${set.name}: the model has both actions`,
+      )
     for (const action of set.actions) {
       expectedActions++
       const element = boundOperation('Action', action.name, qualified(set.name))
@@ -326,7 +390,10 @@ t.test('Post and Unpost are bound actions of every document, and of nothing else
       t.same(element!.attributes, { Name: action.name, IsBound: 'true' })
       t.same(
         childrenNamed(element!, 'Parameter').map((parameter) => parameter.attributes),
-        [{ Name: 'bindingParameter', Type: qualified(set.name), Nullable: 'false' }, ...action.parameters.map((parameter) => ({ Name: parameter.name, Type: parameter.edmType, Nullable: 'true' }))],
+        [
+          { Name: 'bindingParameter', Type: qualified(set.name), Nullable: 'false' },
+          ...action.parameters.map((parameter) => ({ Name: parameter.name, Type: parameter.edmType, Nullable: 'true' })),
+        ],
         `${set.name}/${action.name}: parameters`,
       )
       t.same(childrenNamed(element!, 'ReturnType'), [], `${set.name}/${action.name}: returns nothing (204)`)
@@ -347,19 +414,32 @@ t.test('every qualified name resolves and every name is unique where CSDL needs 
       const typeName = value.replace(/^Collection\((.*)\)$/, '$1')
       if (!typeName.startsWith('Edm.') && !declaredTypes.has(typeName)) unresolved.push(`${element.name} ${attribute}="${value}"`)
     }
-    if (element.name === 'NavigationPropertyBinding' && !entitySets.has(element.attributes.Target!)) unresolved.push(`binding target ${element.attributes.Target}`)
+    if (element.name === 'NavigationPropertyBinding' && !entitySets.has(element.attributes.Target!))
+      unresolved.push(`binding target ${element.attributes.Target}`)
     element.children.forEach(visit)
   }
   visit(schema)
   t.same(unresolved, [], 'every Type, EntityType and Target names a declaration')
 
   // Types, the container and operations share the schema's names; only operations may overload a name.
-  const schemaNames = schema.children.filter((element) => element.name !== 'Function' && element.name !== 'Action').map((element) => element.attributes.Name!)
-  const operationNames = new Set(schema.children.filter((element) => element.name === 'Function' || element.name === 'Action').map((element) => element.attributes.Name!))
+  const schemaNames = schema.children
+    .filter((element) => element.name !== 'Function' && element.name !== 'Action')
+    .map((element) => element.attributes.Name!)
+  const operationNames = new Set(
+    schema.children
+      .filter((element) => element.name === 'Function' || element.name === 'Action')
+      .map((element) => element.attributes.Name!),
+  )
   t.equal(new Set(schemaNames).size, schemaNames.length, 'type and container names are unique')
-  t.same(schemaNames.filter((name) => operationNames.has(name)), [], 'no operation shares a name with a type')
+  t.same(
+    schemaNames.filter((name) => operationNames.has(name)),
+    [],
+    'no operation shares a name with a type',
+  )
   for (const type of [...entityTypes.values(), ...complexTypes.values()]) {
-    const members = type.children.filter((child) => child.name === 'Property' || child.name === 'NavigationProperty').map((child) => child.attributes.Name!)
+    const members = type.children
+      .filter((child) => child.name === 'Property' || child.name === 'NavigationProperty')
+      .map((child) => child.attributes.Name!)
     t.equal(new Set(members).size, members.length, `${type.attributes.Name}: member names are unique`)
   }
 })
@@ -368,14 +448,24 @@ t.test('Cyrillic names are written as they are, in UTF-8', async (t) => {
   t.ok(entityTypes.has('Catalog_Организации'), 'EntityType Catalog_Организации')
   t.ok(entitySets.has('InformationRegister_КурсыВалют'), 'EntitySet InformationRegister_КурсыВалют')
   t.ok(metadataXml.includes('<Property Name="Валюта" Type="Edm.String" Nullable="false" MaxLength="3"/>'), 'property Валюта')
-  t.ok(metadataXml.includes('<Property Name="Кратность" Type="Edm.Decimal" Nullable="false" Precision="10" Scale="0"/>'), 'property Кратность')
+  t.ok(
+    metadataXml.includes('<Property Name="Кратность" Type="Edm.Decimal" Nullable="false" Precision="10" Scale="0"/>'),
+    'property Кратность',
+  )
   t.notMatch(metadataXml, /&#x?[0-9a-fA-F]+;/, 'no character references: the names are not escaped')
   t.equal(Buffer.from(metadataXml, 'utf8').toString('utf8'), metadataXml, 'the document round-trips through UTF-8')
 })
 
 t.test('facets: decimals carry precision and scale, unbounded strings no MaxLength, date-times Precision 0', async (t) => {
-  const property = (type: string, name: string) => childrenNamed(entityTypes.get(type)!, 'Property').find((p) => p.attributes.Name === name)!.attributes
-  t.same(property('Document_GoodsReceipt_Goods', 'Quantity'), { Name: 'Quantity', Type: 'Edm.Decimal', Nullable: 'false', Precision: '15', Scale: '3' })
+  const property = (type: string, name: string) =>
+    childrenNamed(entityTypes.get(type)!, 'Property').find((p) => p.attributes.Name === name)!.attributes
+  t.same(property('Document_GoodsReceipt_Goods', 'Quantity'), {
+    Name: 'Quantity',
+    Type: 'Edm.Decimal',
+    Nullable: 'false',
+    Precision: '15',
+    Scale: '3',
+  })
   t.same(property('Document_GoodsReceipt', 'Comment'), { Name: 'Comment', Type: 'Edm.String', Nullable: 'false' })
   t.same(property('Document_GoodsReceipt', 'Date'), { Name: 'Date', Type: 'Edm.DateTimeOffset', Nullable: 'false', Precision: '0' })
   t.same(property('Catalog_Products', 'Code'), { Name: 'Code', Type: 'Edm.String', Nullable: 'false', MaxLength: '11' })
@@ -419,8 +509,16 @@ t.test('the JSON form declares what the XML form declares', async (t) => {
     const json = members[name]
     const jsonProperties = Object.keys(json).filter((member) => !member.startsWith('$') && json[member].$Kind === undefined)
     const jsonNavigations = Object.keys(json).filter((member) => !member.startsWith('$') && json[member].$Kind === 'NavigationProperty')
-    t.same(jsonProperties, childrenNamed(type, 'Property').map((p) => p.attributes.Name), `${name}: properties`)
-    t.same(jsonNavigations, childrenNamed(type, 'NavigationProperty').map((p) => p.attributes.Name), `${name}: navigation properties`)
+    t.same(
+      jsonProperties,
+      childrenNamed(type, 'Property').map((p) => p.attributes.Name),
+      `${name}: properties`,
+    )
+    t.same(
+      jsonNavigations,
+      childrenNamed(type, 'NavigationProperty').map((p) => p.attributes.Name),
+      `${name}: navigation properties`,
+    )
     for (const property of childrenNamed(type, 'Property')) {
       const jsonProperty = json[property.attributes.Name!]
       // The defaults differ: XML omits Nullable="true", JSON omits "$Nullable": false.
@@ -430,13 +528,23 @@ t.test('the JSON form declares what the XML form declares', async (t) => {
       t.equal(jsonProperty.$Precision === undefined ? undefined : String(jsonProperty.$Precision), property.attributes.Precision)
       t.equal(jsonProperty.$Scale === undefined ? undefined : String(jsonProperty.$Scale), property.attributes.Scale)
     }
-    if (type.name === 'EntityType') t.same(json.$Key, childrenNamed(onlyChild(type, 'Key'), 'PropertyRef').map((ref) => ref.attributes.Name), `${name}: key`)
+    if (type.name === 'EntityType')
+      t.same(
+        json.$Key,
+        childrenNamed(onlyChild(type, 'Key'), 'PropertyRef').map((ref) => ref.attributes.Name),
+        `${name}: key`,
+      )
   }
   // Operations: the same overloads, with the same parameters.
-  const signatures = (operations: { name: string; kind: string; parameters: string[] }[]) => operations.map((o) => `${o.kind} ${o.name}(${o.parameters.join(',')})`).sort()
+  const signatures = (operations: { name: string; kind: string; parameters: string[] }[]) =>
+    operations.map((o) => `${o.kind} ${o.name}(${o.parameters.join(',')})`).sort()
   const fromXml = schema.children
     .filter((element) => element.name === 'Function' || element.name === 'Action')
-    .map((element) => ({ kind: element.name, name: element.attributes.Name!, parameters: childrenNamed(element, 'Parameter').map((p) => `${p.attributes.Name}:${p.attributes.Type}`) }))
+    .map((element) => ({
+      kind: element.name,
+      name: element.attributes.Name!,
+      parameters: childrenNamed(element, 'Parameter').map((p) => `${p.attributes.Name}:${p.attributes.Type}`),
+    }))
   const fromJson = Object.entries(members)
     .filter(([, member]) => Array.isArray(member))
     .flatMap(([name, overloads]) =>
@@ -450,12 +558,18 @@ t.test('the JSON form declares what the XML form declares', async (t) => {
   const jsonContainer = members[ENTITY_CONTAINER_NAME] as JsonMembers
   t.equal(jsonContainer.$Kind, 'EntityContainer')
   for (const [name, set] of entitySets) {
-    const bindings = Object.fromEntries(childrenNamed(set, 'NavigationPropertyBinding').map((binding) => [binding.attributes.Path, binding.attributes.Target]))
-    t.same(jsonContainer[name], {
-      $Collection: true,
-      $Type: set.attributes.EntityType,
-      ...(Object.keys(bindings).length > 0 ? { $NavigationPropertyBinding: bindings } : {}),
-    }, `EntitySet ${name}`)
+    const bindings = Object.fromEntries(
+      childrenNamed(set, 'NavigationPropertyBinding').map((binding) => [binding.attributes.Path, binding.attributes.Target]),
+    )
+    t.same(
+      jsonContainer[name],
+      {
+        $Collection: true,
+        $Type: set.attributes.EntityType,
+        ...(Object.keys(bindings).length > 0 ? { $NavigationPropertyBinding: bindings } : {}),
+      },
+      `EntitySet ${name}`,
+    )
   }
 })
 

@@ -14,7 +14,11 @@ const read = (text: string) => JSON.parse(text) as ServiceDocument
 
 t.test('the context URL is the metadata document of the service root', async (t) => {
   t.equal(read(buildServiceDocument(model, serviceRoot))['@odata.context'], `${serviceRoot}$metadata`)
-  t.equal(read(buildServiceDocument(model, serviceRoot.slice(0, -1)))['@odata.context'], `${serviceRoot}$metadata`, 'a root without its final slash gets one')
+  t.equal(
+    read(buildServiceDocument(model, serviceRoot.slice(0, -1)))['@odata.context'],
+    `${serviceRoot}$metadata`,
+    'a root without its final slash gets one',
+  )
   const tokenRoot = 'https://example.test/api/t/demo-token/v4/'
   t.equal(read(buildServiceDocument(model, tokenRoot))['@odata.context'], `${tokenRoot}$metadata`, 'each flavour has its own root')
 })
@@ -27,8 +31,18 @@ t.test('every entity set is listed, in model order, with its name as relative UR
     model.entitySets.map((set) => ({ name: set.name, kind: 'EntitySet', url: set.name })),
   )
   t.equal(document.value.length, model.entitySets.length)
-  for (const name of ['Catalog_Products', 'Document_GoodsReceipt', 'Document_GoodsReceipt_Goods', 'AccumulationRegister_Stock', 'AccumulationRegister_Stock_RecordType', 'AccountingRegister_Main']) {
-    t.ok(document.value.some((item) => item.name === name), name)
+  for (const name of [
+    'Catalog_Products',
+    'Document_GoodsReceipt',
+    'Document_GoodsReceipt_Goods',
+    'AccumulationRegister_Stock',
+    'AccumulationRegister_Stock_RecordType',
+    'AccountingRegister_Main',
+  ]) {
+    t.ok(
+      document.value.some((item) => item.name === name),
+      name,
+    )
   }
 })
 

@@ -17,7 +17,14 @@ function problems(environment: Record<string, string>): string[] {
 }
 
 t.test('valid values are read, defaults filled in', async (t) => {
-  const environment = readEnvironment({ PORT: '9090', WORKERS: '2', STOP_TIMEOUT_SECONDS: '2.5', HOST: '0.0.0.0', METRICS_TOKEN: 'a-long-scrape-token', CORS_ORIGINS: 'https://app.example.com' })
+  const environment = readEnvironment({
+    PORT: '9090',
+    WORKERS: '2',
+    STOP_TIMEOUT_SECONDS: '2.5',
+    HOST: '0.0.0.0',
+    METRICS_TOKEN: 'a-long-scrape-token',
+    CORS_ORIGINS: 'https://app.example.com',
+  })
   t.equal(environment.port, 9090)
   t.equal(environment.workers, 2)
   t.equal(environment.stopTimeoutSeconds, 2.5)

@@ -7,7 +7,15 @@ import { startServiceProcess } from '../support/served-process.js'
 
 const KEY = '5c0a4d5e-0000-4000-8000-00000000a001'
 const body = JSON.stringify({
-  requests: [{ id: 'r1', method: 'POST', url: 'Catalog_Warehouses', headers: { 'content-type': 'application/json' }, body: { Ref_Key: KEY, Description: 'Stopped gently' } }],
+  requests: [
+    {
+      id: 'r1',
+      method: 'POST',
+      url: 'Catalog_Warehouses',
+      headers: { 'content-type': 'application/json' },
+      body: { Ref_Key: KEY, Description: 'Stopped gently' },
+    },
+  ],
 })
 
 /** Sends the head of a `$batch` and the first half of its body; the rest is for `finish`. */
@@ -88,7 +96,9 @@ t.test('SIGTERM: a batch in flight completes and is answered, then the process e
   t.match(answer, /^HTTP\/1\.1 200 /, 'the batch is answered')
   t.match(answer, /"status":201/, 'its create ran')
   t.equal(await service.exited, 0, 'the process exits 0 once the batch is answered')
-  const [rows] = (await service.database.pool.query('SELECT Description FROM c_Warehouses WHERE Ref_Key = ?', [KEY])) as unknown as [{ Description: string }[]]
+  const [rows] = (await service.database.pool.query('SELECT Description FROM c_Warehouses WHERE Ref_Key = ?', [KEY])) as unknown as [
+    { Description: string }[],
+  ]
   t.same(rows, [{ Description: 'Stopped gently' }], 'the batch is committed')
   t.match(service.output(), /"msg":"stopped"/, 'the pool was closed and the stop logged')
 })

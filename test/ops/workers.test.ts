@@ -14,7 +14,11 @@ t.teardown(() => service.close())
 
 interface Pinned {
   readonly pid: number
-  request(method: string, path: string, options?: { headers?: Record<string, string>; body?: string | Buffer }): Promise<{ status: number; text: string }>
+  request(
+    method: string,
+    path: string,
+    options?: { headers?: Record<string, string>; body?: string | Buffer },
+  ): Promise<{ status: number; text: string }>
   close(): void
 }
 
@@ -23,11 +27,14 @@ async function pinnedClient(): Promise<Pinned> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
   const request: Pinned['request'] = (method, path, options = {}) =>
     new Promise((resolve, reject) => {
-      const outgoing = http.request({ host: '127.0.0.1', port: service.port, method, path, headers: options.headers, agent }, (response) => {
-        let text = ''
-        response.on('data', (chunk: Buffer) => (text += chunk.toString()))
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, text }))
-      })
+      const outgoing = http.request(
+        { host: '127.0.0.1', port: service.port, method, path, headers: options.headers, agent },
+        (response) => {
+          let text = ''
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()))
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, text }))
+        },
+      )
       outgoing.on('error', reject)
       outgoing.end(options.body)
     })
@@ -61,7 +68,10 @@ t.test('two processes serve the port', async (t) => {
 
 t.test('a settings change made through one process holds in the other', async (t) => {
   const admin = { authorization: DEMO_BASIC, 'content-type': 'application/json' }
-  const changed = await one.request('PATCH', `${REFERENCE_ROOT}$settings`, { headers: admin, body: JSON.stringify({ maxBatchOperations: 3 }) })
+  const changed = await one.request('PATCH', `${REFERENCE_ROOT}$settings`, {
+    headers: admin,
+    body: JSON.stringify({ maxBatchOperations: 3 }),
+  })
   t.equal(changed.status, 200)
   // The other process rereads the settings every two seconds.
   let seen: unknown
@@ -72,10 +82,17 @@ t.test('a settings change made through one process holds in the other', async (t
   }
   t.equal(seen, 3, 'the other process reads the new value')
   const built = buildMultipartBatch(Array.from({ length: 4 }, () => ({ method: 'GET', url: 'Catalog_Products?$top=1' })))
-  const refused = await two.request('POST', `${TOKEN_ROOT}$batch`, { headers: { authorization: 'Bearer demo-token', 'content-type': `multipart/mixed; boundary=${built.boundary}` }, body: built.body })
+  const refused = await two.request('POST', `${TOKEN_ROOT}$batch`, {
+    headers: { authorization: 'Bearer demo-token', 'content-type': `multipart/mixed; boundary=${built.boundary}` },
+    body: built.body,
+  })
   t.equal(refused.status, 400, 'and applies it: four operations are over the limit of three')
   t.match(refused.text, /TooManyOperations/)
-  t.equal((await one.request('PATCH', `${REFERENCE_ROOT}$settings`, { headers: admin, body: JSON.stringify({ maxBatchOperations: null }) })).status, 200)
+  t.equal(
+    (await one.request('PATCH', `${REFERENCE_ROOT}$settings`, { headers: admin, body: JSON.stringify({ maxBatchOperations: null }) }))
+      .status,
+    200,
+  )
 })
 
 t.test('the rate rule counts both processes against one budget', async (t) => {
@@ -83,7 +100,13 @@ t.test('the rate rule counts both processes against one budget', async (t) => {
   // process spend exactly 600; the 31st batch, through either, is refused.
   // The settings of the previous test are back to their default in both processes first.
   for (let waited = 0; waited < 5000; waited += 250) {
-    const limits = await Promise.all([one, two].map(async (client) => JSON.parse((await client.request('GET', `${REFERENCE_ROOT}$settings`, { headers: { authorization: DEMO_BASIC } })).text).settings.maxBatchOperations))
+    const limits = await Promise.all(
+      [one, two].map(
+        async (client) =>
+          JSON.parse((await client.request('GET', `${REFERENCE_ROOT}$settings`, { headers: { authorization: DEMO_BASIC } })).text).settings
+            .maxBatchOperations,
+      ),
+    )
     if (limits.every((limit) => limit >= 20)) break
     await new Promise((resolve) => setTimeout(resolve, 250))
   }
@@ -91,7 +114,10 @@ t.test('the rate rule counts both processes against one budget', async (t) => {
   if (windowSecond > 40) await new Promise((resolve) => setTimeout(resolve, (61 - windowSecond) * 1000))
   const built = buildMultipartBatch(Array.from({ length: 20 }, () => ({ method: 'GET', url: 'Catalog_Products?$top=1' })))
   const send = (client: Pinned) =>
-    client.request('POST', `${TOKEN_ROOT}$batch`, { headers: { authorization: 'Bearer reader-token', 'content-type': `multipart/mixed; boundary=${built.boundary}` }, body: built.body })
+    client.request('POST', `${TOKEN_ROOT}$batch`, {
+      headers: { authorization: 'Bearer reader-token', 'content-type': `multipart/mixed; boundary=${built.boundary}` },
+      body: built.body,
+    })
   const statuses: number[] = []
   for (let i = 0; i < 15; i++) {
     statuses.push((await send(one)).status)
@@ -108,7 +134,11 @@ t.test('a scrape of either process sums both', async (t) => {
   await two.request('GET', `${REFERENCE_ROOT}Catalog_Products?$top=1`, { headers: { authorization: DEMO_BASIC } })
   const afterTwo = parseSamples((await two.request('GET', '/metrics')).text)
   const labels = { flavour: 'reference', method: 'GET', status: '200' }
-  t.equal(sample(afterTwo, 'odata_requests_total', labels) - sample(beforeOne, 'odata_requests_total', labels), 2, 'one request through each process, counted in one scrape')
+  t.equal(
+    sample(afterTwo, 'odata_requests_total', labels) - sample(beforeOne, 'odata_requests_total', labels),
+    2,
+    'one request through each process, counted in one scrape',
+  )
   t.ok(sample(afterTwo, 'odata_rate_limit_refusals_total', { subject: 'reader' }) >= 2, 'the refusals of both processes')
 })
 

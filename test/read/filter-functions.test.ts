@@ -6,8 +6,10 @@ import { R, S, startReadService } from './support/read-fixture.js'
 const service = await startReadService('read_filter_functions')
 t.teardown(() => service.close())
 
-const codes = async (filter: string) => (await service.values(`Catalog_Products?$filter=${filter}&$select=Code`)).map((p) => p.Code as string).sort()
-const numbers = async (set: string, filter: string) => (await service.values(`${set}?$filter=${filter}&$select=Number`)).map((d) => d.Number as string).sort()
+const codes = async (filter: string) =>
+  (await service.values(`Catalog_Products?$filter=${filter}&$select=Code`)).map((p) => p.Code as string).sort()
+const numbers = async (set: string, filter: string) =>
+  (await service.values(`${set}?$filter=${filter}&$select=Number`)).map((d) => d.Number as string).sort()
 const ALL_CODES = ['001', '002', '003', '004', '005', '006', '007']
 
 t.test('contains, startswith, endswith: exact, case-sensitive, wildcards escaped', async (t) => {
@@ -80,7 +82,9 @@ t.test('date and time functions', async (t) => {
 
 t.test('math functions', async (t) => {
   const lines = async (filter: string) =>
-    (await service.values(`Document_GoodsReceipt_Goods?$filter=${filter}&$select=Ref_Key,LineNumber`)).map((g) => `${g.Ref_Key === R.first ? 'R1' : 'R2'}:${g.LineNumber}`).sort()
+    (await service.values(`Document_GoodsReceipt_Goods?$filter=${filter}&$select=Ref_Key,LineNumber`))
+      .map((g) => `${g.Ref_Key === R.first ? 'R1' : 'R2'}:${g.LineNumber}`)
+      .sort()
   t.same(await lines('round(Quantity) eq 2'), ['R1:3'], '1.5 rounds away from zero')
   t.same(await lines('floor(Quantity) eq 1'), ['R1:3'])
   t.same(await lines('ceiling(Quantity) eq 2'), ['R1:3'])

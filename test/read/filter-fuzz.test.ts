@@ -26,28 +26,146 @@ const pick = <T>(items: readonly T[]): T => items[integer(items.length)]!
 const SETS: Record<string, { properties: string[]; valid: string[] }> = {
   Catalog_Products: {
     properties: ['Code', 'Description', 'Article', 'Unit', 'DeletionMark', 'Ref_Key', 'DataVersion'],
-    valid: ["contains(Description,'olt') and Code ne '002'", "length(trim(Description)) gt 4 or Unit in ('kg','pcs')", "substring(Code,1,2) eq '01' and not DeletionMark", "indexof(tolower(Description),'n') ge 0"],
+    valid: [
+      "contains(Description,'olt') and Code ne '002'",
+      "length(trim(Description)) gt 4 or Unit in ('kg','pcs')",
+      "substring(Code,1,2) eq '01' and not DeletionMark",
+      "indexof(tolower(Description),'n') ge 0",
+    ],
   },
   AccumulationRegister_Stock_RecordType: {
-    properties: ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount', 'Product/Description', 'Warehouse/Code'],
-    valid: ["Period ge 2024-01-01T00:00:00Z and Quantity mul 2 gt Amount div 3", "year(Period) eq 2024 and RecordType eq 'Receipt'", "Product/Unit eq 'pcs' or round(Quantity) eq 2", "cast(Quantity, Edm.Int64) add LineNumber mod 2 lt 50"],
+    properties: [
+      'Recorder',
+      'Recorder_Type',
+      'LineNumber',
+      'Period',
+      'Active',
+      'RecordType',
+      'Warehouse_Key',
+      'Product_Key',
+      'Quantity',
+      'Amount',
+      'Product/Description',
+      'Warehouse/Code',
+    ],
+    valid: [
+      'Period ge 2024-01-01T00:00:00Z and Quantity mul 2 gt Amount div 3',
+      "year(Period) eq 2024 and RecordType eq 'Receipt'",
+      "Product/Unit eq 'pcs' or round(Quantity) eq 2",
+      'cast(Quantity, Edm.Int64) add LineNumber mod 2 lt 50',
+    ],
   },
   Document_GoodsReceipt: {
     properties: ['Number', 'Date', 'Posted', 'Comment', 'Warehouse/Description', 'Goods/$count', 'Ref_Key'],
-    valid: ['Goods/any(g: g/Quantity gt 5 and g/Product/Code ne \'x\')', 'Goods/all(g: g/Amount ge 0) and Posted', "Goods/$count($filter=Quantity lt 2) eq 1 or Date lt now()", "date(Date) ge 2024-02-01 and hour(Date) lt 23"],
+    valid: [
+      "Goods/any(g: g/Quantity gt 5 and g/Product/Code ne 'x')",
+      'Goods/all(g: g/Amount ge 0) and Posted',
+      'Goods/$count($filter=Quantity lt 2) eq 1 or Date lt now()',
+      'date(Date) ge 2024-02-01 and hour(Date) lt 23',
+    ],
   },
 }
 
 const WORDS = [
-  ' eq ', ' ne ', ' gt ', ' ge ', ' lt ', ' le ', ' and ', ' or ', 'not ', ' add ', ' sub ', ' mul ', ' div ', ' divby ', ' mod ', ' in ', ' has ', '-',
-  '(', ')', ',', '/', ':', "'", "''", '"', '[', ']', '@p', '$it', '$count', 'any(g:', 'all(g:', 'g/', 'any()',
-  'contains(', 'startswith(', 'endswith(', 'length(', 'indexof(', 'substring(', 'tolower(', 'toupper(', 'trim(', 'concat(',
-  'year(', 'month(', 'day(', 'hour(', 'minute(', 'second(', 'date(', 'time(', 'now()', 'round(', 'floor(', 'ceiling(',
-  'cast(', 'isof(', 'Edm.String', 'Edm.Int32', 'Edm.Decimal', 'Edm.Double', 'Edm.Guid', 'Edm.DateTimeOffset', 'fractionalseconds(', 'totaloffsetminutes(',
-  "'text'", "'%'", "'_'", "'\\'", "'O''Brien'", "'Вин'", '2024-01-31', '2024-01-31T10:00:00Z', '9999-12-31T23:59:59-14:00', "datetime'2024-02-01T00:00:00'",
-  "guid'00000001-0000-4000-8000-000000000001'", '00000002-0000-4000-8000-000000000001', "duration'P1DT2H'", "duration'P99999999D'",
-  '0', '1', '-7', '3.14', '1e308', '-1e308', '2147483647', '9223372036854775807', '99999999999999999999999999999999999999', 'INF', 'NaN', 'null', 'true', 'false',
-  'SurrogateKey', 'Colour', 'StandardODATA.Catalog_Products', "StandardODATA.RecordType'Receipt'",
+  ' eq ',
+  ' ne ',
+  ' gt ',
+  ' ge ',
+  ' lt ',
+  ' le ',
+  ' and ',
+  ' or ',
+  'not ',
+  ' add ',
+  ' sub ',
+  ' mul ',
+  ' div ',
+  ' divby ',
+  ' mod ',
+  ' in ',
+  ' has ',
+  '-',
+  '(',
+  ')',
+  ',',
+  '/',
+  ':',
+  "'",
+  "''",
+  '"',
+  '[',
+  ']',
+  '@p',
+  '$it',
+  '$count',
+  'any(g:',
+  'all(g:',
+  'g/',
+  'any()',
+  'contains(',
+  'startswith(',
+  'endswith(',
+  'length(',
+  'indexof(',
+  'substring(',
+  'tolower(',
+  'toupper(',
+  'trim(',
+  'concat(',
+  'year(',
+  'month(',
+  'day(',
+  'hour(',
+  'minute(',
+  'second(',
+  'date(',
+  'time(',
+  'now()',
+  'round(',
+  'floor(',
+  'ceiling(',
+  'cast(',
+  'isof(',
+  'Edm.String',
+  'Edm.Int32',
+  'Edm.Decimal',
+  'Edm.Double',
+  'Edm.Guid',
+  'Edm.DateTimeOffset',
+  'fractionalseconds(',
+  'totaloffsetminutes(',
+  "'text'",
+  "'%'",
+  "'_'",
+  "'\\'",
+  "'O''Brien'",
+  "'Вин'",
+  '2024-01-31',
+  '2024-01-31T10:00:00Z',
+  '9999-12-31T23:59:59-14:00',
+  "datetime'2024-02-01T00:00:00'",
+  "guid'00000001-0000-4000-8000-000000000001'",
+  '00000002-0000-4000-8000-000000000001',
+  "duration'P1DT2H'",
+  "duration'P99999999D'",
+  '0',
+  '1',
+  '-7',
+  '3.14',
+  '1e308',
+  '-1e308',
+  '2147483647',
+  '9223372036854775807',
+  '99999999999999999999999999999999999999',
+  'INF',
+  'NaN',
+  'null',
+  'true',
+  'false',
+  'SurrogateKey',
+  'Colour',
+  'StandardODATA.Catalog_Products',
+  "StandardODATA.RecordType'Receipt'",
 ]
 
 function soup(properties: readonly string[]): string {
@@ -84,7 +202,10 @@ function mutate(valid: string): string {
 }
 
 function deadline<T>(promise: Promise<T>, label: string): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${DEADLINE_MS} ms: ${label}`)), DEADLINE_MS).unref())])
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${DEADLINE_MS} ms: ${label}`)), DEADLINE_MS).unref()),
+  ])
 }
 
 t.test(`${REQUESTS} seeded random reads: 200 or 400, never 500, never a hang`, async (t) => {
@@ -100,8 +221,10 @@ t.test(`${REQUESTS} seeded random reads: 200 or 400, never 500, never a hang`, a
     const path = `${setName}?${option}=${encodeURIComponent(value)}&$top=5&@p=${encodeURIComponent("'x'")}`
     const response = await deadline(service.get(path), path)
     statuses[response.status] = (statuses[response.status] ?? 0) + 1
-    if (response.status !== 200 && response.status !== 400) failures.push(`#${i} ${response.status} ${option}=${value} → ${response.text.slice(0, 200)}`)
-    else if (response.status === 400 && typeof response.json().error?.code !== 'string') failures.push(`#${i} 400 without an error code: ${value}`)
+    if (response.status !== 200 && response.status !== 400)
+      failures.push(`#${i} ${response.status} ${option}=${value} → ${response.text.slice(0, 200)}`)
+    else if (response.status === 400 && typeof response.json().error?.code !== 'string')
+      failures.push(`#${i} 400 without an error code: ${value}`)
   }
   t.same(failures, [], `statuses: ${JSON.stringify(statuses)}`)
   t.ok((statuses[200] ?? 0) > REQUESTS / 40, 'a fair share of the inputs are valid and run')
@@ -130,11 +253,15 @@ t.test(`${PIPELINES} seeded pipelines: every answer, in order, on one connection
           expected.push([401])
           break
         case 1:
-          requests.push(`GET ${REFERENCE_ROOT}${pick(setNames)}?$orderby=${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${Buffer.from(`demo:${fuzz.slice(0, 20)}`).toString('base64')}\r\n\r\n`)
+          requests.push(
+            `GET ${REFERENCE_ROOT}${pick(setNames)}?$orderby=${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${Buffer.from(`demo:${fuzz.slice(0, 20)}`).toString('base64')}\r\n\r\n`,
+          )
           expected.push([401])
           break
         case 2:
-          requests.push(`GET ${REFERENCE_ROOT}${pick(['Nowhere', 'Catalog_Products', 'Document_GoodsReceipt'])}(${fuzz})/x HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`)
+          requests.push(
+            `GET ${REFERENCE_ROOT}${pick(['Nowhere', 'Catalog_Products', 'Document_GoodsReceipt'])}(${fuzz})/x HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`,
+          )
           expected.push([400, 404])
           break
         default:
@@ -145,12 +272,15 @@ t.test(`${PIPELINES} seeded pipelines: every answer, in order, on one connection
     const setName = pick(setNames)
     const set = SETS[setName]!
     const text = random() < 0.5 ? soup(set.properties) : mutate(pick(set.valid))
-    requests.push(`GET ${REFERENCE_ROOT}${setName}?$filter=${encodeURIComponent(text)}&$top=5 HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`)
+    requests.push(
+      `GET ${REFERENCE_ROOT}${setName}?$filter=${encodeURIComponent(text)}&$top=5 HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`,
+    )
     expected.push([200, 400])
     const result = await pipelinedExchange(service.port, requests, { deadlineMs: DEADLINE_MS })
     const statuses = result.answers.map((answer) => answer.status)
     const fits = statuses.length === expected.length && statuses.every((status, k) => expected[k]!.includes(status))
-    if (!fits || result.closed) failures.push(`#${i} ${JSON.stringify(statuses)} for ${JSON.stringify(expected)}${result.closed ? ' (closed)' : ''}: ${text}`)
+    if (!fits || result.closed)
+      failures.push(`#${i} ${JSON.stringify(statuses)} for ${JSON.stringify(expected)}${result.closed ? ' (closed)' : ''}: ${text}`)
     for (const answer of result.answers) {
       const body = JSON.parse(answer.body)
       if (answer.status === 200 && !Array.isArray(body.value)) failures.push(`#${i} a 200 without value`)

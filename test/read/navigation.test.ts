@@ -15,9 +15,19 @@ t.test('table parts', async (t) => {
   const response = await service.get(`Document_GoodsReceipt(${R.first})/Goods?$select=LineNumber,Quantity`)
   t.equal(response.status, 200)
   t.equal(response.json()['@odata.context'], `${root}$metadata#Document_GoodsReceipt_Goods(LineNumber,Quantity)`)
-  t.same(response.json().value, [{ LineNumber: 1, Quantity: 10 }, { LineNumber: 2, Quantity: 5 }, { LineNumber: 3, Quantity: 1.5 }])
-  t.same(await service.values(`Document_GoodsReceipt(guid'${R.first}')/Goods?$filter=Quantity lt 10&$orderby=Quantity&$select=LineNumber`), [{ LineNumber: 3 }, { LineNumber: 2 }])
-  t.same(await service.values(`Document_GoodsReceipt(Ref_Key=${R.first})/Goods?$top=1&$skip=1&$select=LineNumber&$expand=Product($select=Code)`), [{ LineNumber: 2, Product: { Code: '002' } }])
+  t.same(response.json().value, [
+    { LineNumber: 1, Quantity: 10 },
+    { LineNumber: 2, Quantity: 5 },
+    { LineNumber: 3, Quantity: 1.5 },
+  ])
+  t.same(
+    await service.values(`Document_GoodsReceipt(guid'${R.first}')/Goods?$filter=Quantity lt 10&$orderby=Quantity&$select=LineNumber`),
+    [{ LineNumber: 3 }, { LineNumber: 2 }],
+  )
+  t.same(
+    await service.values(`Document_GoodsReceipt(Ref_Key=${R.first})/Goods?$top=1&$skip=1&$select=LineNumber&$expand=Product($select=Code)`),
+    [{ LineNumber: 2, Product: { Code: '002' } }],
+  )
   t.equal((await service.get(`Document_GoodsReceipt(${R.first})/Goods/$count`)).text, '3')
   t.equal((await service.get(`Document_GoodsReceipt(${R.first})/Goods/$count?$filter=Quantity gt 2`)).text, '2')
   t.same(await service.values(`Document_GoodsReceipt(${R.empty})/Goods`), [], 'a document without goods')
@@ -29,11 +39,22 @@ t.test('table parts', async (t) => {
 t.test('record sets and extra-dimension lines', async (t) => {
   const key = `Recorder=${R.first},Recorder_Type='${RECEIPT_TYPE}'`
   const movements = await service.values(`AccumulationRegister_Stock(${key})/RecordSet?$select=LineNumber,Quantity&$filter=Quantity ge 5`)
-  t.same(movements, [{ LineNumber: 1, Quantity: 10 }, { LineNumber: 2, Quantity: 5 }])
+  t.same(movements, [
+    { LineNumber: 1, Quantity: 10 },
+    { LineNumber: 2, Quantity: 5 },
+  ])
   t.equal((await service.get(`AccumulationRegister_Stock(${key})/RecordSet/$count`)).text, '3')
-  t.same(await service.values(`AccumulationRegister_Stock(Recorder=${R.empty},Recorder_Type='${RECEIPT_TYPE}')/RecordSet`), [], 'an unposted recorder: an empty record set')
+  t.same(
+    await service.values(`AccumulationRegister_Stock(Recorder=${R.empty},Recorder_Type='${RECEIPT_TYPE}')/RecordSet`),
+    [],
+    'an unposted recorder: an empty record set',
+  )
   t.equal((await service.get(`AccumulationRegister_Stock(Recorder=${MISSING},Recorder_Type='${RECEIPT_TYPE}')/RecordSet`)).status, 404)
-  t.equal((await service.get(`AccumulationRegister_Stock(Recorder=${R.first},Recorder_Type='${SALE_TYPE}')/RecordSet`)).status, 404, 'a recorder of another type')
+  t.equal(
+    (await service.get(`AccumulationRegister_Stock(Recorder=${R.first},Recorder_Type='${SALE_TYPE}')/RecordSet`)).status,
+    404,
+    'a recorder of another type',
+  )
   const lines = await service.values(`ChartOfAccounts_Main(${accountRefKey('Main', '41')})/ExtDimensionTypes?$select=ExtDimensionType`)
   t.same(lines, [{ ExtDimensionType: 'Products' }, { ExtDimensionType: 'Warehouses' }])
 })
@@ -45,8 +66,15 @@ t.test('single-valued navigations', async (t) => {
   t.equal(warehouse.json().Ref_Key, W.main)
   t.equal(warehouse.json().Description, 'Main')
   t.equal(warehouse.headers.etag, 'W/"1"')
-  const product = await service.get(`AccumulationRegister_Stock_RecordType(Recorder=${S.first},Recorder_Type='${SALE_TYPE}',LineNumber=2)/Product?$select=Code,Description`)
-  t.same(product.json(), { '@odata.context': `${root}$metadata#Catalog_Products(Code,Description)/$entity`, '@odata.etag': 'W/"1"', Code: '003', Description: 'Nut 100%' })
+  const product = await service.get(
+    `AccumulationRegister_Stock_RecordType(Recorder=${S.first},Recorder_Type='${SALE_TYPE}',LineNumber=2)/Product?$select=Code,Description`,
+  )
+  t.same(product.json(), {
+    '@odata.context': `${root}$metadata#Catalog_Products(Code,Description)/$entity`,
+    '@odata.etag': 'W/"1"',
+    Code: '003',
+    Description: 'Nut 100%',
+  })
   const empty = await service.get(`Document_GoodsReceipt(${R.empty})/Warehouse`)
   t.equal(empty.status, 204, 'an empty reference: no content')
   t.equal(empty.body.length, 0)

@@ -46,12 +46,20 @@ async function allPages(target: ReadService, path: string, headers: Record<strin
 t.test('odata.maxpagesize: pages, next links, every row once in order', async (t) => {
   const first = await page(service, 'Catalog_Products?$select=Code', { Prefer: 'odata.maxpagesize=2' })
   t.equal(first.applied, 'odata.maxpagesize=2')
-  t.match(first.body['@odata.nextLink'], /^http:\/\/127\.0\.0\.1:\d+\/odata\/standard\.odata\/v4\/Catalog_Products\?\$select=Code&\$skiptoken=[A-Za-z0-9_-]+$/)
+  t.match(
+    first.body['@odata.nextLink'],
+    /^http:\/\/127\.0\.0\.1:\d+\/odata\/standard\.odata\/v4\/Catalog_Products\?\$select=Code&\$skiptoken=[A-Za-z0-9_-]+$/,
+  )
   const all = await allPages(service, 'Catalog_Products?$select=Code&$orderby=Code', { Prefer: 'odata.maxpagesize=2' })
   t.same(all.sizes, [2, 2, 2, 1])
-  t.same(all.rows.map((r) => r.Code), ['001', '002', '003', '004', '005', '006', '007'])
+  t.same(
+    all.rows.map((r) => r.Code),
+    ['001', '002', '003', '004', '005', '006', '007'],
+  )
   const unpaged = await service.values("Catalog_Products?$select=Code,Unit&$orderby=Unit desc,Code&$filter=Code ne '003'")
-  const paged = await allPages(service, "Catalog_Products?$select=Code,Unit&$orderby=Unit desc,Code&$filter=Code ne '003'", { Prefer: 'odata.maxpagesize=4' })
+  const paged = await allPages(service, "Catalog_Products?$select=Code,Unit&$orderby=Unit desc,Code&$filter=Code ne '003'", {
+    Prefer: 'odata.maxpagesize=4',
+  })
   t.same(paged.rows, unpaged, 'a paged read equals the unpaged one')
   t.same(paged.sizes, [4, 2])
   const spelled = await page(service, 'Catalog_Products', { Prefer: 'return=minimal, maxpagesize=3' })
@@ -65,15 +73,26 @@ t.test('odata.maxpagesize: pages, next links, every row once in order', async (t
 t.test('$top, $skip and $count across pages', async (t) => {
   const topped = await allPages(service, 'Catalog_Products?$select=Code&$orderby=Code&$top=5', { Prefer: 'odata.maxpagesize=2' })
   t.same(topped.sizes, [2, 2, 1])
-  t.same(topped.rows.map((r) => r.Code), ['001', '002', '003', '004', '005'])
+  t.same(
+    topped.rows.map((r) => r.Code),
+    ['001', '002', '003', '004', '005'],
+  )
   t.match(topped.links[0], /\$top=3&/)
   t.match(topped.links[1], /\$top=1&/)
   const skipped = await allPages(service, 'Catalog_Products?$select=Code&$orderby=Code&$skip=2', { Prefer: 'odata.maxpagesize=2' })
-  t.same(skipped.rows.map((r) => r.Code), ['003', '004', '005', '006', '007'])
-  t.notOk(skipped.links.some((l) => l.includes('$skip=')), '$skip is not repeated: the token is past it')
+  t.same(
+    skipped.rows.map((r) => r.Code),
+    ['003', '004', '005', '006', '007'],
+  )
+  t.notOk(
+    skipped.links.some((l) => l.includes('$skip=')),
+    '$skip is not repeated: the token is past it',
+  )
   const exact = await allPages(service, 'Catalog_Products?$select=Code&$top=4', { Prefer: 'odata.maxpagesize=2' })
   t.same(exact.sizes, [2, 2], 'no empty last page')
-  const counted = await allPages(service, "Catalog_Products?$select=Code&$count=true&$filter=Unit ne 'x'", { Prefer: 'odata.maxpagesize=3' })
+  const counted = await allPages(service, "Catalog_Products?$select=Code&$count=true&$filter=Unit ne 'x'", {
+    Prefer: 'odata.maxpagesize=3',
+  })
   t.same(counted.sizes, [3, 3, 1])
   const second = await page(service, counted.links[0]!, { Prefer: 'odata.maxpagesize=3' })
   t.equal(second.body['@odata.count'], 7, 'every page states the whole count')
@@ -89,9 +108,16 @@ t.test('orders with nulls and descending items, navigations, expansions', async 
   const goods = await allPages(service, `Document_GoodsReceipt(${R.first})/Goods?$select=LineNumber`, { Prefer: 'odata.maxpagesize=2' })
   t.same(goods.rows, [{ LineNumber: 1 }, { LineNumber: 2 }, { LineNumber: 3 }])
   t.match(goods.links[0], new RegExp(`/Document_GoodsReceipt\\(${R.first}\\)/Goods\\?`))
-  const movements = await allPages(service, 'AccumulationRegister_Stock_RecordType?$select=LineNumber&$expand=Product($select=Code)&$orderby=Period desc', { Prefer: 'odata.maxpagesize=4' })
+  const movements = await allPages(
+    service,
+    'AccumulationRegister_Stock_RecordType?$select=LineNumber&$expand=Product($select=Code)&$orderby=Period desc',
+    { Prefer: 'odata.maxpagesize=4' },
+  )
   t.same(movements.sizes, [4, 2])
-  t.same(movements.rows, await service.values('AccumulationRegister_Stock_RecordType?$select=LineNumber&$expand=Product($select=Code)&$orderby=Period desc'))
+  t.same(
+    movements.rows,
+    await service.values('AccumulationRegister_Stock_RecordType?$select=LineNumber&$expand=Product($select=Code)&$orderby=Period desc'),
+  )
 })
 
 t.test('forged and foreign tokens are refused with 400', async (t) => {
@@ -116,7 +142,9 @@ t.test('forged and foreign tokens are refused with 400', async (t) => {
   }
   const otherQuery = await service.get(`Catalog_Products?$select=Code&$orderby=Code&$skiptoken=${token}`)
   t.equal(otherQuery.json().error.code, 'InvalidSkipToken', 'a token of another $orderby')
-  const injected = await service.get(`Catalog_Products?$select=Code&$orderby=Description&$skiptoken=${forge([decoded[0], "'; DROP TABLE c_Products; --", decoded[2]])}`)
+  const injected = await service.get(
+    `Catalog_Products?$select=Code&$orderby=Description&$skiptoken=${forge([decoded[0], "'; DROP TABLE c_Products; --", decoded[2]])}`,
+  )
   t.equal(injected.status, 200, 'a string value in a string slot is only a value')
   t.equal((await service.values('Catalog_Products?$select=Code')).length, 7, 'the table is still there')
   const apply = await service.get(`Catalog_Products?$apply=aggregate($count as N)&$skiptoken=${token}`)

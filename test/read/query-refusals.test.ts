@@ -22,15 +22,33 @@ function assertError(t: any, response: TestResponse, status: number, code: strin
 t.test('limit answers carry the actual figure, $apply steps too', async (t) => {
   const steps = (count: number) => Array.from({ length: count }, () => 'top(5)').join('/')
   t.equal((await service.get(`Catalog_Products?$apply=${steps(10)}`)).status, 200, 'ten transformations pass')
-  const eleven = assertError(t, await service.get(`Catalog_Products?$apply=${steps(11)}`), 400, 'ExpressionTooComplex', '11 transformations')
+  const eleven = assertError(
+    t,
+    await service.get(`Catalog_Products?$apply=${steps(11)}`),
+    400,
+    'ExpressionTooComplex',
+    '11 transformations',
+  )
   t.match(eleven.message, /has 11 transformations; at most 10/)
   t.equal(eleven.target, '$apply')
-  const thirteen = assertError(t, await service.get(`Catalog_Products?$apply=groupby((Code),${steps(3)})/${steps(9)}`), 400, 'ExpressionTooComplex', 'nested ones count')
+  const thirteen = assertError(
+    t,
+    await service.get(`Catalog_Products?$apply=groupby((Code),${steps(3)})/${steps(9)}`),
+    400,
+    'ExpressionTooComplex',
+    'nested ones count',
+  )
   t.match(thirteen.message, /has 13 transformations; at most 10/)
   const expand = Array.from({ length: 203 }, () => 'Unit').join(',')
-  t.match(assertError(t, await service.get(`Catalog_Products?$expand=${expand}`), 400, 'ExpressionTooComplex', '$expand paths').message, /has 203 expanded paths; at most 200/)
+  t.match(
+    assertError(t, await service.get(`Catalog_Products?$expand=${expand}`), 400, 'ExpressionTooComplex', '$expand paths').message,
+    /has 203 expanded paths; at most 200/,
+  )
   const deep = `${'('.repeat(40)}Code eq '1'${')'.repeat(40)}`
-  t.match(assertError(t, await service.get(`Catalog_Products?$filter=${deep}`), 400, 'ExpressionTooComplex', 'depth').message, /nests 40 levels deep; at most 32/)
+  t.match(
+    assertError(t, await service.get(`Catalog_Products?$filter=${deep}`), 400, 'ExpressionTooComplex', 'depth').message,
+    /nests 40 levels deep; at most 32/,
+  )
 })
 
 t.test('division by zero in $filter is an error, not an empty set', async (t) => {
@@ -53,9 +71,17 @@ t.test('division by zero in $filter is an error, not an empty set', async (t) =>
 })
 
 t.test('isof with a type the service does not know is 400', async (t) => {
-  t.equal((await service.values("Catalog_Products?$filter=isof(Code, Edm.Byte)")).length, 0, 'a known Edm type that does not match is false')
+  t.equal(
+    (await service.values('Catalog_Products?$filter=isof(Code, Edm.Byte)')).length,
+    0,
+    'a known Edm type that does not match is false',
+  )
   t.equal((await service.values('Catalog_Products?$filter=isof(StandardODATA.Catalog_Products)')).length, 7, 'the own entity type is true')
-  t.equal((await service.values('Catalog_Products?$filter=isof(StandardODATA.Catalog_Warehouses)')).length, 0, 'another entity type is false')
+  t.equal(
+    (await service.values('Catalog_Products?$filter=isof(StandardODATA.Catalog_Warehouses)')).length,
+    0,
+    'another entity type is false',
+  )
   for (const [filter, label] of [
     ['isof(Code, Edm.Nonsense)', 'an unknown Edm type'],
     ['isof(StandardODATA.Catalog_Nothing)', 'an unknown type of the namespace'],

@@ -23,7 +23,10 @@ t.test('a slow reader of an expanded export holds the query, and gets every row 
   t.equal(read.rowsPulled.later, read.rowsPulled.stalled, 'no rows are pulled while the reader does not read')
   const rows = JSON.parse(read.body).value as { LineNumber: number; Product: { Code: string } | null; Warehouse: { Code: string } | null }[]
   t.equal(rows.length, total, 'every row arrived')
-  t.ok(rows.every((row) => typeof row.Product?.Code === 'string' && typeof row.Warehouse?.Code === 'string'), 'every row has its product and warehouse')
+  t.ok(
+    rows.every((row) => typeof row.Product?.Code === 'string' && typeof row.Warehouse?.Code === 'string'),
+    'every row has its product and warehouse',
+  )
 })
 
 t.test('a reader of an expanded export that goes away ends the query and frees its connection', async (t) => {
@@ -40,13 +43,23 @@ t.test('a reader of an expanded export that goes away ends the query and frees i
   t.equal(left, undefined, `the statement's connection is closed, not pooled with the rest of its result unread${stillThere(left)}`)
   const arrived = (await rowsArrived()) - before
   t.ok(arrived < movements, `the statement was stopped, not run to its end (${arrived} of ${movements} rows reached the service)`)
-  t.equal((await service.request('GET', `${REFERENCE_ROOT}AccumulationRegister_Stock_RecordType/$count`, { headers: { Authorization: DEMO_BASIC } })).text, String(movements), 'the service goes on serving')
+  t.equal(
+    (
+      await service.request('GET', `${REFERENCE_ROOT}AccumulationRegister_Stock_RecordType/$count`, {
+        headers: { Authorization: DEMO_BASIC },
+      })
+    ).text,
+    String(movements),
+    'the service goes on serving',
+  )
 })
 
 t.test('an expansion that fails before the answer begins ends the statement it was expanding', async (t) => {
   await pool.query('RENAME TABLE c_Products TO c_Products_away')
   try {
-    const answer = await service.request('GET', `${REFERENCE_ROOT}AccumulationRegister_Stock_RecordType?$expand=Product`, { headers: { Authorization: DEMO_BASIC } })
+    const answer = await service.request('GET', `${REFERENCE_ROOT}AccumulationRegister_Stock_RecordType?$expand=Product`, {
+      headers: { Authorization: DEMO_BASIC },
+    })
     t.equal(answer.status, 500, 'the failure is answered')
     // The answer comes after the statement began and its first batch of rows was taken: stopped, it is
     // gone within moments; left, it stalls on its unread rows until the server's net_write_timeout.

@@ -29,20 +29,36 @@ t.test('a plain GET of a document carries its table part, by key and in a collec
   const document = response.json()
   t.same(document.Goods, goodsOf(R.first), 'every row, in line order, with every property')
   t.equal(document.Number, '0001')
-  t.equal(document['@odata.context'], `http://127.0.0.1:${service.port}${REFERENCE_ROOT}$metadata#Document_GoodsReceipt/$entity`, 'a property: the context names no expansion')
+  t.equal(
+    document['@odata.context'],
+    `http://127.0.0.1:${service.port}${REFERENCE_ROOT}$metadata#Document_GoodsReceipt/$entity`,
+    'a property: the context names no expansion',
+  )
   t.equal(response.headers.etag, 'W/"1"')
   t.same(Object.keys(document).slice(-1), ['Goods'], 'after the other properties')
 
   const documents = await service.values('Document_GoodsReceipt')
-  t.same(documents.map((d) => d.Number), ['0001', '0002', '0003'])
-  for (const receipt of RECEIPTS) t.same(documents.find((d) => d.Ref_Key === receipt.key)!.Goods, goodsOf(receipt.key), `${receipt.number}: its rows`)
+  t.same(
+    documents.map((d) => d.Number),
+    ['0001', '0002', '0003'],
+  )
+  for (const receipt of RECEIPTS)
+    t.same(documents.find((d) => d.Ref_Key === receipt.key)!.Goods, goodsOf(receipt.key), `${receipt.number}: its rows`)
   t.same(documents.find((d) => d.Ref_Key === R.empty)!.Goods, [], 'a document without rows has an empty array')
   const sales = await service.values('Document_GoodsSale')
   t.equal((sales[0]!.Goods as Row[]).length, 2)
   const paged = await service.get('Document_GoodsReceipt', { Prefer: 'odata.maxpagesize=2' })
-  t.same(paged.json().value.map((d: Row) => (d.Goods as Row[]).length), [3, 1], 'a page carries its rows')
+  t.same(
+    paged.json().value.map((d: Row) => (d.Goods as Row[]).length),
+    [3, 1],
+    'a page carries its rows',
+  )
   const accounts = await service.values("ChartOfAccounts_Main?$filter=Code eq '41'")
-  t.same((accounts[0]!.ExtDimensionTypes as Row[]).map((line) => line.ExtDimensionType), ['Products', 'Warehouses'], 'a chart of accounts carries its extra-dimension lines')
+  t.same(
+    (accounts[0]!.ExtDimensionTypes as Row[]).map((line) => line.ExtDimensionType),
+    ['Products', 'Warehouses'],
+    'a chart of accounts carries its extra-dimension lines',
+  )
 })
 
 t.test('a plain GET of a record set carries its RecordSet', async (t) => {
@@ -56,12 +72,20 @@ t.test('a plain GET of a record set carries its RecordSet', async (t) => {
   const empty = (await service.get(`AccumulationRegister_Stock(Recorder=${R.empty},Recorder_Type='${RECEIPT_TYPE}')`)).json()
   t.same(empty.RecordSet, [], 'the record set of a recorder without movements is empty')
   const sets = await service.values('AccumulationRegister_Stock')
-  t.same(sets.map((set) => (set.RecordSet as Row[]).length), [3, 1, 2], 'in a collection, every record set with its movements')
+  t.same(
+    sets.map((set) => (set.RecordSet as Row[]).length),
+    [3, 1, 2],
+    'in a collection, every record set with its movements',
+  )
 })
 
 t.test('$select may leave them out; $expand=Goods keeps working', async (t) => {
   const selected = (await service.get(`Document_GoodsReceipt(${R.first})?$select=Number,Date`)).json()
-  t.same(Object.keys(selected).filter((k) => !k.startsWith('@')), ['Number', 'Date'], 'no Goods when $select leaves it out')
+  t.same(
+    Object.keys(selected).filter((k) => !k.startsWith('@')),
+    ['Number', 'Date'],
+    'no Goods when $select leaves it out',
+  )
   const named = (await service.get(`Document_GoodsReceipt(${R.first})?$select=Number,Goods`)).json()
   t.same(named.Goods, goodsOf(R.first), '$select=Goods includes it')
   t.match(named['@odata.context'], /#Document_GoodsReceipt\(Number,Goods\)\/\$entity$/)
@@ -70,19 +94,41 @@ t.test('$select may leave them out; $expand=Goods keeps working', async (t) => {
 
   const expanded = (await service.get(`Document_GoodsReceipt(${R.first})?$expand=Goods`)).json()
   t.same(expanded.Goods, goodsOf(R.first), '$expand=Goods gives the same rows')
-  const shaped = (await service.get(`Document_GoodsReceipt(${R.first})?$expand=Goods($select=LineNumber,Quantity;$orderby=LineNumber desc;$top=2;$count=true)`)).json()
-  t.same(shaped.Goods, [{ LineNumber: 3, Quantity: 1.5 }, { LineNumber: 2, Quantity: 5 }], 'the expansion keeps its own options')
+  const shaped = (
+    await service.get(
+      `Document_GoodsReceipt(${R.first})?$expand=Goods($select=LineNumber,Quantity;$orderby=LineNumber desc;$top=2;$count=true)`,
+    )
+  ).json()
+  t.same(
+    shaped.Goods,
+    [
+      { LineNumber: 3, Quantity: 1.5 },
+      { LineNumber: 2, Quantity: 5 },
+    ],
+    'the expansion keeps its own options',
+  )
   t.equal(shaped['Goods@odata.count'], 3)
   const nested = (await service.get(`Document_GoodsReceipt(${R.first})?$expand=Goods($expand=Product($select=Code))&$select=Number`)).json()
-  t.same((nested.Goods as Row[]).map((row) => (row.Product as Row).Code), ['001', '002', '003'], 'references inside the rows expand')
+  t.same(
+    (nested.Goods as Row[]).map((row) => (row.Product as Row).Code),
+    ['001', '002', '003'],
+    'references inside the rows expand',
+  )
   const counted = (await service.get(`Document_GoodsReceipt(${R.first})?$expand=Goods/$count`)).json()
   t.equal(counted['Goods@odata.count'], 3)
   t.notOk('Goods' in counted, 'Goods/$count instead of the rows')
   const references = (await service.values("Document_GoodsReceipt?$expand=Warehouse($select=Code)&$filter=Number eq '0001'"))[0]!
-  t.same([(references.Warehouse as Row).Code, (references.Goods as Row[]).length], ['01', 3], 'another expansion leaves the table part in place')
+  t.same(
+    [(references.Warehouse as Row).Code, (references.Goods as Row[]).length],
+    ['01', 3],
+    'another expansion leaves the table part in place',
+  )
 
   const grouped = await service.values('Document_GoodsReceipt?$apply=groupby((Warehouse_Key))')
-  t.ok(grouped.every((row) => !('Goods' in row)), 'rows $apply made have no table part')
+  t.ok(
+    grouped.every((row) => !('Goods' in row)),
+    'rows $apply made have no table part',
+  )
   t.equal((await service.values('Document_GoodsReceipt_Goods')).length, 4, 'the table-part set stays readable')
   t.equal((await service.values(`Document_GoodsReceipt(${R.first})/Goods`)).length, 3, 'so does the path to the property')
 })
@@ -131,8 +177,16 @@ t.test('$metadata declares them as properties, in XML and JSON', async (t) => {
 })
 
 t.test('a create answers the table part as a later GET reads it', async (t) => {
-  const body = { Number: 'TP-1', Date: '2024-05-01T00:00:00Z', Warehouse_Key: W.main, Goods: [{ Product_Key: P.nut, Quantity: 2, Price: 3, Amount: 6 }] }
-  const created = await service.request('POST', `${REFERENCE_ROOT}Document_GoodsReceipt`, { headers: { Authorization: DEMO_BASIC, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  const body = {
+    Number: 'TP-1',
+    Date: '2024-05-01T00:00:00Z',
+    Warehouse_Key: W.main,
+    Goods: [{ Product_Key: P.nut, Quantity: 2, Price: 3, Amount: 6 }],
+  }
+  const created = await service.request('POST', `${REFERENCE_ROOT}Document_GoodsReceipt`, {
+    headers: { Authorization: DEMO_BASIC, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   t.equal(created.status, 201)
   const read = await service.get(`Document_GoodsReceipt(${created.json().Ref_Key})`)
   t.same(read.json(), created.json(), 'the same entity, Goods included')

@@ -38,32 +38,110 @@ function compileFilter(setName: string, text: string, extra: Partial<SelectPlan>
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tap's test type is a plugin intersection
 async function runs(t: any, query: { sql: string; parameters: readonly unknown[] }) {
-  await t.resolves(database.pool.query({ sql: query.sql, rowsAsArray: true }, query.parameters as unknown[]), `runs: ${query.sql.slice(0, 120)}`)
+  await t.resolves(
+    database.pool.query({ sql: query.sql, rowsAsArray: true }, query.parameters as unknown[]),
+    `runs: ${query.sql.slice(0, 120)}`,
+  )
 }
 
 const CASES: [string, string, string, unknown[]][] = [
-  ['Catalog_Products', "Code eq 'x'", 'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((t0.`Code` = ?) AND (CHAR_LENGTH(t0.`Code`) = ?))', ['x', 1]],
-  ['Catalog_Products', "contains(Description,'100%_!')", "SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE (t0.`Description` LIKE ? ESCAPE '!')", ['%100!%!_!!%']],
-  ['Catalog_Products', "startswith(Description,Code) and endswith(Description,'z')", "SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((LEFT(t0.`Description`, CHAR_LENGTH(t0.`Code`)) = t0.`Code`) AND (t0.`Description` LIKE ? ESCAPE '!'))", ['%z']],
-  ['Catalog_Products', "indexof(Description,'a') eq 1 and length(Code) lt 3", 'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE (((LOCATE(?, t0.`Description`) - 1) = ?) AND (CHAR_LENGTH(t0.`Code`) < ?))', ['a', 1, 3]],
-  ['Catalog_Products', "substring(Code,1,2) eq 'x'", 'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((SUBSTRING(t0.`Code`, GREATEST(?, 0) + 1, GREATEST(?, 0)) = ?) AND (CHAR_LENGTH(SUBSTRING(t0.`Code`, GREATEST(?, 0) + 1, GREATEST(?, 0))) = ?))', [1, 2, 'x', 1, 2, 1]],
-  ['Catalog_Products', "Code in ('a',null,'b')", 'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((t0.`Code` IN (?, ?) AND (CHAR_LENGTH(t0.`Code`), t0.`Code`) IN ((?, ?), (?, ?))) OR t0.`Code` IS NULL)', ['a', 'b', 1, 'a', 1, 'b']],
-  ['Catalog_Products', 'Description eq null or not DeletionMark', 'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((t0.`Description` IS NULL) OR (NOT t0.`DeletionMark`))', []],
-  ['AccumulationRegister_Stock_RecordType', "RecordType eq 'Receipt'", 'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE ((CAST(t0.`RecordType` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin = ?) AND (CHAR_LENGTH(CAST(t0.`RecordType` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin) = ?))', ['Receipt', 7]],
-  ['AccumulationRegister_Stock_RecordType', 'Quantity div LineNumber gt 2.5 and LineNumber div 2 eq 1 and LineNumber mod 2 eq 0', 'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE ((((t0.`Quantity` / CASE WHEN t0.`LineNumber` = 0 THEN ~0 + (t0.`LineNumber` = 0) ELSE t0.`LineNumber` END) > CAST(? AS DECIMAL(65,30))) AND ((t0.`LineNumber` DIV ?) = ?)) AND (MOD(t0.`LineNumber`, ?) = ?))', ['2.5', 2, 1, 2, 0]],
-  ['AccumulationRegister_Stock_RecordType', "Period add duration'P1D' gt 2024-01-01T00:00:00Z", 'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE (TIMESTAMPADD(SECOND, (?), t0.`Period`) > CAST(? AS DATETIME(6)))', [86400, '2024-01-01 00:00:00']],
-  ['AccumulationRegister_Stock_RecordType', "year(Period) eq 2024 and date(Period) eq 2024-02-01 and time(Period) lt 10:00:00", 'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE (((YEAR(t0.`Period`) = ?) AND (DATE(t0.`Period`) = CAST(? AS DATE))) AND (TIME(t0.`Period`) < CAST(? AS TIME(6))))', [2024, '2024-02-01', '10:00:00']],
-  ['AccumulationRegister_Stock_RecordType', 'round(Quantity) eq floor(Amount) and ceiling(Quantity) ne 1', 'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE ((ROUND(t0.`Quantity`) = FLOOR(t0.`Amount`)) AND (CEILING(t0.`Quantity`) <> ?))', [1]],
+  [
+    'Catalog_Products',
+    "Code eq 'x'",
+    'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((t0.`Code` = ?) AND (CHAR_LENGTH(t0.`Code`) = ?))',
+    ['x', 1],
+  ],
+  [
+    'Catalog_Products',
+    "contains(Description,'100%_!')",
+    "SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE (t0.`Description` LIKE ? ESCAPE '!')",
+    ['%100!%!_!!%'],
+  ],
+  [
+    'Catalog_Products',
+    "startswith(Description,Code) and endswith(Description,'z')",
+    "SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((LEFT(t0.`Description`, CHAR_LENGTH(t0.`Code`)) = t0.`Code`) AND (t0.`Description` LIKE ? ESCAPE '!'))",
+    ['%z'],
+  ],
+  [
+    'Catalog_Products',
+    "indexof(Description,'a') eq 1 and length(Code) lt 3",
+    'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE (((LOCATE(?, t0.`Description`) - 1) = ?) AND (CHAR_LENGTH(t0.`Code`) < ?))',
+    ['a', 1, 3],
+  ],
+  [
+    'Catalog_Products',
+    "substring(Code,1,2) eq 'x'",
+    'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((SUBSTRING(t0.`Code`, GREATEST(?, 0) + 1, GREATEST(?, 0)) = ?) AND (CHAR_LENGTH(SUBSTRING(t0.`Code`, GREATEST(?, 0) + 1, GREATEST(?, 0))) = ?))',
+    [1, 2, 'x', 1, 2, 1],
+  ],
+  [
+    'Catalog_Products',
+    "Code in ('a',null,'b')",
+    'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((t0.`Code` IN (?, ?) AND (CHAR_LENGTH(t0.`Code`), t0.`Code`) IN ((?, ?), (?, ?))) OR t0.`Code` IS NULL)',
+    ['a', 'b', 1, 'a', 1, 'b'],
+  ],
+  [
+    'Catalog_Products',
+    'Description eq null or not DeletionMark',
+    'SELECT t0.`Ref_Key` FROM `c_Products` AS t0 WHERE ((t0.`Description` IS NULL) OR (NOT t0.`DeletionMark`))',
+    [],
+  ],
+  [
+    'AccumulationRegister_Stock_RecordType',
+    "RecordType eq 'Receipt'",
+    'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE ((CAST(t0.`RecordType` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin = ?) AND (CHAR_LENGTH(CAST(t0.`RecordType` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin) = ?))',
+    ['Receipt', 7],
+  ],
+  [
+    'AccumulationRegister_Stock_RecordType',
+    'Quantity div LineNumber gt 2.5 and LineNumber div 2 eq 1 and LineNumber mod 2 eq 0',
+    'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE ((((t0.`Quantity` / CASE WHEN t0.`LineNumber` = 0 THEN ~0 + (t0.`LineNumber` = 0) ELSE t0.`LineNumber` END) > CAST(? AS DECIMAL(65,30))) AND ((t0.`LineNumber` DIV ?) = ?)) AND (MOD(t0.`LineNumber`, ?) = ?))',
+    ['2.5', 2, 1, 2, 0],
+  ],
+  [
+    'AccumulationRegister_Stock_RecordType',
+    "Period add duration'P1D' gt 2024-01-01T00:00:00Z",
+    'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE (TIMESTAMPADD(SECOND, (?), t0.`Period`) > CAST(? AS DATETIME(6)))',
+    [86400, '2024-01-01 00:00:00'],
+  ],
+  [
+    'AccumulationRegister_Stock_RecordType',
+    'year(Period) eq 2024 and date(Period) eq 2024-02-01 and time(Period) lt 10:00:00',
+    'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE (((YEAR(t0.`Period`) = ?) AND (DATE(t0.`Period`) = CAST(? AS DATE))) AND (TIME(t0.`Period`) < CAST(? AS TIME(6))))',
+    [2024, '2024-02-01', '10:00:00'],
+  ],
+  [
+    'AccumulationRegister_Stock_RecordType',
+    'round(Quantity) eq floor(Amount) and ceiling(Quantity) ne 1',
+    'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE ((ROUND(t0.`Quantity`) = FLOOR(t0.`Amount`)) AND (CEILING(t0.`Quantity`) <> ?))',
+    [1],
+  ],
   [
     'AccumulationRegister_Stock_RecordType',
     "cast(Quantity,Edm.String) eq '1' and cast(Period,Edm.String) ne '' and cast(Active,Edm.String) eq 'true'",
-    "SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE ((((CAST(t0.`Quantity` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin = ?) AND (CHAR_LENGTH(CAST(t0.`Quantity` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin) = ?)) AND " +
+    'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 WHERE ((((CAST(t0.`Quantity` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin = ?) AND (CHAR_LENGTH(CAST(t0.`Quantity` AS CHAR CHARACTER SET utf8mb4) COLLATE utf8mb4_bin) = ?)) AND ' +
       "(NOT ((DATE_FORMAT(t0.`Period`, '%Y-%m-%dT%H:%i:%sZ') = ?) AND (CHAR_LENGTH(DATE_FORMAT(t0.`Period`, '%Y-%m-%dT%H:%i:%sZ')) = ?)))) AND ((IF(t0.`Active`, 'true', 'false') = ?) AND (CHAR_LENGTH(IF(t0.`Active`, 'true', 'false')) = ?)))",
     ['1', 1, '', 0, 'true', 4],
   ],
-  ['AccumulationRegister_Stock_RecordType', "Product/Description eq 'x'", 'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 LEFT JOIN `c_Products` AS t1 ON t1.`Ref_Key` = t0.`Product_Key` WHERE ((t1.`Description` = ?) AND (CHAR_LENGTH(t1.`Description`) = ?))', ['x', 1]],
-  ['Document_GoodsReceipt', 'Goods/all(g: g/Quantity gt 1)', 'SELECT t0.`Ref_Key` FROM `d_GoodsReceipt` AS t0 WHERE (NOT EXISTS (SELECT 1 FROM `d_GoodsReceipt__Goods` AS t1 WHERE t1.`Ref_Key` = t0.`Ref_Key` AND ((t1.`Quantity` > ?)) IS NOT TRUE))', [1]],
-  ['Document_GoodsReceipt', 'Goods/$count($filter=Quantity gt 1) eq 2', 'SELECT t0.`Ref_Key` FROM `d_GoodsReceipt` AS t0 WHERE ((SELECT COUNT(*) FROM `d_GoodsReceipt__Goods` AS t1 WHERE t1.`Ref_Key` = t0.`Ref_Key` AND ((t1.`Quantity` > ?))) = ?)', [1, 2]],
+  [
+    'AccumulationRegister_Stock_RecordType',
+    "Product/Description eq 'x'",
+    'SELECT t0.`Recorder`, t0.`LineNumber` FROM `ar_Stock` AS t0 LEFT JOIN `c_Products` AS t1 ON t1.`Ref_Key` = t0.`Product_Key` WHERE ((t1.`Description` = ?) AND (CHAR_LENGTH(t1.`Description`) = ?))',
+    ['x', 1],
+  ],
+  [
+    'Document_GoodsReceipt',
+    'Goods/all(g: g/Quantity gt 1)',
+    'SELECT t0.`Ref_Key` FROM `d_GoodsReceipt` AS t0 WHERE (NOT EXISTS (SELECT 1 FROM `d_GoodsReceipt__Goods` AS t1 WHERE t1.`Ref_Key` = t0.`Ref_Key` AND ((t1.`Quantity` > ?)) IS NOT TRUE))',
+    [1],
+  ],
+  [
+    'Document_GoodsReceipt',
+    'Goods/$count($filter=Quantity gt 1) eq 2',
+    'SELECT t0.`Ref_Key` FROM `d_GoodsReceipt` AS t0 WHERE ((SELECT COUNT(*) FROM `d_GoodsReceipt__Goods` AS t1 WHERE t1.`Ref_Key` = t0.`Ref_Key` AND ((t1.`Quantity` > ?))) = ?)',
+    [1, 2],
+  ],
   [
     'AccumulationRegister_Stock',
     "RecordSet/any(m: m/RecordType eq 'Expense')",
@@ -90,14 +168,34 @@ t.test('ORDER BY, LIMIT, OFFSET, keyset conditions', async (t) => {
     { expression: BoundProperty.create(scope.root, recorder!), descending: false },
     { expression: BoundProperty.create(scope.root, lineNumber!), descending: false },
   ]
-  const last = [BoundLiteral.create('Edm.DateTimeOffset', '2024-01-01 00:00:00'), BoundLiteral.create('Edm.Guid', '00000000-0000-4000-8000-000000000001'), BoundLiteral.create('Edm.Int32', 3)]
-  const compiled = new QueryCompiler().compileSelect({ scope, columns: [{ expression: order[1]!.expression }], where: [keysetCondition(order, last)], orderBy: [...order, { expression: BoundLiteral.create('Edm.Int32', 1), descending: false }], limit: 5001, offset: 10 })
+  const last = [
+    BoundLiteral.create('Edm.DateTimeOffset', '2024-01-01 00:00:00'),
+    BoundLiteral.create('Edm.Guid', '00000000-0000-4000-8000-000000000001'),
+    BoundLiteral.create('Edm.Int32', 3),
+  ]
+  const compiled = new QueryCompiler().compileSelect({
+    scope,
+    columns: [{ expression: order[1]!.expression }],
+    where: [keysetCondition(order, last)],
+    orderBy: [...order, { expression: BoundLiteral.create('Edm.Int32', 1), descending: false }],
+    limit: 5001,
+    offset: 10,
+  })
   t.equal(
     compiled.sql,
     'SELECT t0.`Recorder` FROM `ar_Stock` AS t0 WHERE (((t0.`Period` < CAST(? AS DATETIME(6))) OR ((t0.`Period` = CAST(? AS DATETIME(6))) AND (t0.`Recorder` > ?))) OR (((t0.`Period` = CAST(? AS DATETIME(6))) AND (t0.`Recorder` = ?)) AND (t0.`LineNumber` > ?))) ORDER BY t0.`Period` DESC, t0.`Recorder` ASC, t0.`LineNumber` ASC LIMIT ? OFFSET ?',
     'NOT NULL columns need no NULL branches; a constant is no ORDER BY item',
   )
-  t.same(compiled.parameters, ['2024-01-01 00:00:00', '2024-01-01 00:00:00', '00000000-0000-4000-8000-000000000001', '2024-01-01 00:00:00', '00000000-0000-4000-8000-000000000001', 3, 5001, 10])
+  t.same(compiled.parameters, [
+    '2024-01-01 00:00:00',
+    '2024-01-01 00:00:00',
+    '00000000-0000-4000-8000-000000000001',
+    '2024-01-01 00:00:00',
+    '00000000-0000-4000-8000-000000000001',
+    3,
+    5001,
+    10,
+  ])
   await runs(t, compiled)
   const counted = new QueryCompiler().compileSelect({ scope, columns: [{ expression: BoundAggregate.COUNT_ROWS }], where: [], offset: 5 })
   t.equal(counted.sql, 'SELECT COUNT(*) FROM `ar_Stock` AS t0 LIMIT 18446744073709551615 OFFSET ?')
@@ -105,9 +203,19 @@ t.test('ORDER BY, LIMIT, OFFSET, keyset conditions', async (t) => {
 })
 
 t.test('$apply transformations become derived tables', async (t) => {
-  const applied = bindApply(parseApply('filter(Quantity gt 1)/groupby((Product/Code),aggregate(Amount with sum as A))/orderby(A desc)/top(3)', { option: '$apply' }), resolve('AccumulationRegister_Stock_RecordType'), { ...context, option: '$apply', errorCode: 'InvalidApply' })
+  const applied = bindApply(
+    parseApply('filter(Quantity gt 1)/groupby((Product/Code),aggregate(Amount with sum as A))/orderby(A desc)/top(3)', {
+      option: '$apply',
+    }),
+    resolve('AccumulationRegister_Stock_RecordType'),
+    { ...context, option: '$apply', errorCode: 'InvalidApply' },
+  )
   const scope = QueryScope.over(applied.output)
-  const compiled = new QueryCompiler().compileSelect({ scope, columns: applied.output.columns.map((column) => ({ expression: BoundProperty.create(scope.root, column) })), where: [] })
+  const compiled = new QueryCompiler().compileSelect({
+    scope,
+    columns: applied.output.columns.map((column) => ({ expression: BoundProperty.create(scope.root, column) })),
+    where: [],
+  })
   t.equal(
     compiled.sql,
     'SELECT t0.`c0`, t0.`c1` FROM (SELECT t1.`c0` AS `c0`, t1.`c1` AS `c1` FROM (SELECT t2.`g0` AS `c0`, t2.`a0` AS `c1` FROM (SELECT t4.`Code` AS `g0`, SUM(t3.`c9`) AS `a0` FROM ' +
@@ -124,7 +232,10 @@ t.test('values never enter the SQL text', async (t) => {
   const hostile = ["'; DROP TABLE c_Products; --", '\\', '`', '" OR ""="', '?', '??', '%_!', '\u0000', '*/ SELECT 1 /*', 'é\u202e']
   for (const value of hostile) {
     const literal = `'${value.replaceAll("'", "''")}'`
-    const compiled = compileFilter('Catalog_Products', `Code eq ${literal} or contains(Description,${literal}) or Article in (${literal},'x')`)
+    const compiled = compileFilter(
+      'Catalog_Products',
+      `Code eq ${literal} or contains(Description,${literal}) or Article in (${literal},'x')`,
+    )
     t.notOk(compiled.sql.includes(value) && value.length > 1, `${JSON.stringify(value)} is not in the text`)
     t.equal(compiled.sql.split('?').length - 1, compiled.parameters.length, 'one placeholder per parameter')
     t.ok(compiled.parameters.includes(value), 'the value is a parameter')
@@ -139,8 +250,16 @@ t.test('LIKE escaping', async (t) => {
   t.equal(containsPattern('a%'), '%a!%%')
   t.equal(startsWithPattern('_x'), '!_x%')
   t.equal(endsWithPattern('x!'), '%x!!')
-  await database.pool.query("INSERT INTO c_Products (Ref_Key, Code, Description, Article, Unit, DataVersion) VALUES ('00000000-0000-4000-8000-0000000000a1', '1', '50%_off!', '', '', '1'), ('00000000-0000-4000-8000-0000000000a2', '2', '50xxoff!', '', '', '1')")
-  for (const [filter, expected] of [["contains(Description,'%_')", 1], ["startswith(Description,'50%')", 1], ["endswith(Description,'off!')", 2], ["contains(Description,'!')", 2], ["contains(Description,'0x')", 1]] as const) {
+  await database.pool.query(
+    "INSERT INTO c_Products (Ref_Key, Code, Description, Article, Unit, DataVersion) VALUES ('00000000-0000-4000-8000-0000000000a1', '1', '50%_off!', '', '', '1'), ('00000000-0000-4000-8000-0000000000a2', '2', '50xxoff!', '', '', '1')",
+  )
+  for (const [filter, expected] of [
+    ["contains(Description,'%_')", 1],
+    ["startswith(Description,'50%')", 1],
+    ["endswith(Description,'off!')", 2],
+    ["contains(Description,'!')", 2],
+    ["contains(Description,'0x')", 1],
+  ] as const) {
     const compiled = compileFilter('Catalog_Products', filter)
     const [rows] = await database.pool.query({ sql: compiled.sql, rowsAsArray: true }, compiled.parameters as unknown[])
     t.equal((rows as unknown[]).length, expected, filter)

@@ -71,7 +71,10 @@ t.test('the server accepts the statements, and values of any content stay values
   t.teardown(() => database.drop())
   const pool = database.pool
   const table = 'sql template `test`'
-  await query(pool, sql`CREATE TABLE ${id(table)} (${id('k')} VARCHAR(20) PRIMARY KEY, ${id('n')} INT NOT NULL, ${id('s')} VARCHAR(40) NULL)`)
+  await query(
+    pool,
+    sql`CREATE TABLE ${id(table)} (${id('k')} VARCHAR(20) PRIMARY KEY, ${id('n')} INT NOT NULL, ${id('s')} VARCHAR(40) NULL)`,
+  )
   const hostile = "x'); DROP TABLE t; -- \\ `"
   const rows = [
     ['a', 1, hostile],
@@ -79,7 +82,10 @@ t.test('the server accepts the statements, and values of any content stay values
     ['c', 3, 'three'],
   ]
   await query(pool, sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValues(rows, 3)}`)
-  const read = await query<{ k: string; n: number; s: string | null }[]>(pool, sql`SELECT ${idList(['k', 'n', 's'])} FROM ${id(table)} WHERE ${id('k')} IN (${list(['a', 'b', 'c'])}) AND ${id('n')} >= ${1} ORDER BY ${id('k')}`)
+  const read = await query<{ k: string; n: number; s: string | null }[]>(
+    pool,
+    sql`SELECT ${idList(['k', 'n', 's'])} FROM ${id(table)} WHERE ${id('k')} IN (${list(['a', 'b', 'c'])}) AND ${id('n')} >= ${1} ORDER BY ${id('k')}`,
+  )
   t.same(
     read.map((r) => [r.k, r.n, r.s]),
     rows,

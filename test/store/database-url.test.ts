@@ -3,8 +3,20 @@ import t from 'tap'
 import { parseDatabaseUrl } from '../../src/store/database-url.js'
 
 t.test('one host, as it always was read', async (t) => {
-  t.same(parseDatabaseUrl('mysql://root@127.0.0.1:3306/odata_registers'), { host: '127.0.0.1', port: 3306, user: 'root', password: '', database: 'odata_registers' })
-  t.same(parseDatabaseUrl('mariadb://u%40x:p%3Aw@db.example/reg'), { host: 'db.example', port: 3306, user: 'u@x', password: 'p:w', database: 'reg' })
+  t.same(parseDatabaseUrl('mysql://root@127.0.0.1:3306/odata_registers'), {
+    host: '127.0.0.1',
+    port: 3306,
+    user: 'root',
+    password: '',
+    database: 'odata_registers',
+  })
+  t.same(parseDatabaseUrl('mariadb://u%40x:p%3Aw@db.example/reg'), {
+    host: 'db.example',
+    port: 3306,
+    user: 'u@x',
+    password: 'p:w',
+    database: 'reg',
+  })
   t.same(parseDatabaseUrl('mysql://[::1]:3307/reg?ssl=0'), { host: '::1', port: 3307, user: 'root', password: '', database: 'reg' })
 })
 

@@ -44,7 +44,10 @@ t.test('the preferred host is used while it answers, and again after a pause onc
   t.equal(Number(rows[0]!.one), 1)
   // A host that comes up on a port the pool was refused on: the pool returns to it when the pause is over.
   const late = await freePort()
-  const relay = createPool({ ...database.address, hosts: [{ host: '127.0.0.1', port: late }, real] }, { connectionLimit: 1, connectTimeout: 2000 })
+  const relay = createPool(
+    { ...database.address, hosts: [{ host: '127.0.0.1', port: late }, real] },
+    { connectionLimit: 1, connectTimeout: 2000 },
+  )
   t.teardown(() => relay.end())
   await relay.query('SELECT 1')
   const forwarded: net.Socket[] = []
@@ -67,7 +70,16 @@ t.test('the preferred host is used while it answers, and again after a pause onc
 })
 
 t.test('every host refusing is an unreachable database, answered 503', async (t) => {
-  const pool = createPool({ ...database.address, hosts: [{ host: '127.0.0.1', port: await freePort() }, { host: '127.0.0.1', port: await freePort() }] }, { connectionLimit: 1, connectTimeout: 2000 })
+  const pool = createPool(
+    {
+      ...database.address,
+      hosts: [
+        { host: '127.0.0.1', port: await freePort() },
+        { host: '127.0.0.1', port: await freePort() },
+      ],
+    },
+    { connectionLimit: 1, connectTimeout: 2000 },
+  )
   t.teardown(() => pool.end())
   const failure = await pool.query('SELECT 1').then(
     () => undefined,

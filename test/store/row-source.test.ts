@@ -12,7 +12,13 @@ const database = await createTestDatabase('store_row_source')
 t.teardown(() => database.drop())
 const pool = database.pool
 await query(pool, sql`CREATE TABLE ${id('n')} (${id('i')} INT NOT NULL PRIMARY KEY)`)
-await query(pool, sql`INSERT INTO ${id('n')} (${id('i')}) VALUES ${rowValues(Array.from({ length: 1000 }, (_, i) => [i]), 1)}`)
+await query(
+  pool,
+  sql`INSERT INTO ${id('n')} (${id('i')}) VALUES ${rowValues(
+    Array.from({ length: 1000 }, (_, i) => [i]),
+    1,
+  )}`,
+)
 
 /**
  * A billion rows, made by the server as they are read (more than socket buffers could ever hold, so the
@@ -24,7 +30,10 @@ function billion(marker: string) {
 }
 
 async function threadOf(marker: string): Promise<number | undefined> {
-  const rows = await query<{ id: number }[]>(pool, sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE INFO LIKE ${`%${marker}%`} AND ID <> CONNECTION_ID()`)
+  const rows = await query<{ id: number }[]>(
+    pool,
+    sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE INFO LIKE ${`%${marker}%`} AND ID <> CONNECTION_ID()`,
+  )
   return rows[0] === undefined ? undefined : Number(rows[0].id)
 }
 

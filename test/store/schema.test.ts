@@ -14,15 +14,30 @@ t.test('migrate creates every table, then changes nothing', async (t) => {
   const db = await createTestDatabase('schema_twice')
   t.teardown(() => db.drop())
   const first = await migrate(db.pool, model)
-  t.same(first.createdTables.sort(), schemaTables(model).map((table) => table.name).sort())
+  t.same(
+    first.createdTables.sort(),
+    schemaTables(model)
+      .map((table) => table.name)
+      .sort(),
+  )
   const second = await migrate(db.pool, model)
   t.same(second, { createdTables: [], addedColumns: [], widenedColumns: [], warnings: [] }, 'second run: no change, no warning')
 
-  const [tables] = await db.pool.query('SELECT TABLE_NAME AS name, TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()')
+  const [tables] = await db.pool.query(
+    'SELECT TABLE_NAME AS name, TABLE_COLLATION AS collation FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+  )
   for (const table of tables as { name: string; collation: string }[]) t.equal(table.collation, 'utf8mb4_bin', `${table.name} is utf8mb4`)
-  t.ok((tables as { name: string }[]).some((table) => table.name === 'ir_КурсыВалют'), 'Cyrillic table name')
+  t.ok(
+    (tables as { name: string }[]).some((table) => table.name === 'ir_КурсыВалют'),
+    'Cyrillic table name',
+  )
 
-  await db.pool.query('INSERT INTO `ir_КурсыВалют` (`Period`, `Валюта`, `Курс`, `Кратность`) VALUES (?, ?, ?, ?)', ['2024-01-01 00:00:00', 'ЮАН', '12.3456', '1'])
+  await db.pool.query('INSERT INTO `ir_КурсыВалют` (`Period`, `Валюта`, `Курс`, `Кратность`) VALUES (?, ?, ?, ?)', [
+    '2024-01-01 00:00:00',
+    'ЮАН',
+    '12.3456',
+    '1',
+  ])
   const [rows] = await db.pool.query('SELECT `Валюта`, `Курс` FROM `ir_КурсыВалют`')
   t.same(rows, [{ Валюта: 'ЮАН', Курс: '12.3456' }], 'Cyrillic column and value round-trip')
 })
@@ -31,10 +46,15 @@ t.test('a new attribute adds a column; a removed one is kept and reported; a new
   const db = await createTestDatabase('schema_evolve')
   t.teardown(() => db.drop())
   await migrate(db.pool, model)
-  await db.pool.query("INSERT INTO `c_Products` (`Ref_Key`, `Code`, `Description`, `Article`, `Unit`) VALUES ('11111111-1111-1111-1111-111111111111', '1', 'kept', 'A-1', 'pcs')")
+  await db.pool.query(
+    "INSERT INTO `c_Products` (`Ref_Key`, `Code`, `Description`, `Article`, `Unit`) VALUES ('11111111-1111-1111-1111-111111111111', '1', 'kept', 'A-1', 'pcs')",
+  )
 
   const config = JSON.parse(JSON.stringify(loadConfigurationFile('config/demo.json')))
-  config.catalogs[0].attributes = [{ name: 'Article', type: 'string', length: 25 }, { name: 'Weight', type: 'number', precision: 10, scale: 3 }]
+  config.catalogs[0].attributes = [
+    { name: 'Article', type: 'string', length: 25 },
+    { name: 'Weight', type: 'number', precision: 10, scale: 3 },
+  ]
   config.documents.push({ name: 'StockAdjustment', numberLength: 11, attributes: [], tableParts: [], posting: [] })
   config.accumulationRegisters[0].recorders.push('StockAdjustment')
   const evolved = buildModel(validateConfiguration(config))
@@ -43,7 +63,10 @@ t.test('a new attribute adds a column; a removed one is kept and reported; a new
   t.same(report.createdTables, ['d_StockAdjustment'])
   t.same(report.addedColumns, ['c_Products.Weight'])
   t.ok(report.widenedColumns.includes('ar_Stock.Recorder_Type'), 'enum of recorder types widened')
-  t.ok(report.warnings.some((w) => w.startsWith('c_Products.Unit')), 'the dropped attribute is reported')
+  t.ok(
+    report.warnings.some((w) => w.startsWith('c_Products.Unit')),
+    'the dropped attribute is reported',
+  )
   const [rows] = await db.pool.query('SELECT `Unit`, `Weight` FROM `c_Products`')
   t.same(rows, [{ Unit: 'pcs', Weight: '0.000' }], 'data kept, new column filled with its default')
   const again = await migrate(db.pool, evolved)

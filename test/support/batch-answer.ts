@@ -17,11 +17,14 @@ export function readBatchAnswer(response: TestResponse): BatchAnswer {
     // Top-level parts: an application/http part's status, or a nested change set's list of statuses.
     const boundary = /boundary=([^;\s]+)/.exec(contentType)?.[1]
     if (boundary === undefined) throw new Error(`no boundary in ${contentType}`)
-    const parts = response.text.split(`--${boundary}`).slice(1, -1).map((part) => {
-      const nested = /boundary=(changesetresponse_[^\s;]+)/.exec(part)
-      if (!nested) return statusOf(part)
-      return part.split(`--${nested[1]}`).slice(1, -1).map(statusOf)
-    })
+    const parts = response.text
+      .split(`--${boundary}`)
+      .slice(1, -1)
+      .map((part) => {
+        const nested = /boundary=(changesetresponse_[^\s;]+)/.exec(part)
+        if (!nested) return statusOf(part)
+        return part.split(`--${nested[1]}`).slice(1, -1).map(statusOf)
+      })
     return { parts, codes: {}, contentIds: [...response.text.matchAll(/Content-ID: ([^\r\n]+)/g)].map((m) => m[1]!) }
   }
   const items = response.json().responses as { id: string; atomicityGroup?: string; status: number; body?: { error?: { code: string } } }[]

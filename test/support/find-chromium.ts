@@ -15,7 +15,11 @@ export function findChromium(): { path: string } | { reason: string } {
   if (process.getuid?.() !== 0) return { reason: 'no Chromium installed, and installing it needs root (apt-get install -y chromium)' }
   try {
     execFileSync('apt-get', ['update'], { stdio: 'ignore', timeout: 300_000 })
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'ignore', timeout: 900_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+      stdio: 'ignore',
+      timeout: 900_000,
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
   } catch (error) {
     return { reason: `Chromium could not be installed with apt-get (${(error as Error).message.split('\n')[0]})` }
   }

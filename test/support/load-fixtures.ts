@@ -40,20 +40,50 @@ export function rejectsOf(path: string): { source: string; row: number; status: 
 /** Catalogs with codes, for the documents to refer to (W1, W2; P1..P3; C1; O1). */
 export function catalogFiles() {
   return [
-    { path: file('warehouses.csv', 'code,name\nW1,North\nW2,South\n'), set: 'Catalog_Warehouses', columns: { code: 'Code', name: 'Description' } },
-    { path: file('products.csv', 'code,name,article,unit\nP1,Bolt,A-1,pcs\nP2,Nut,A-2,pcs\nP3,Washer,A-3,pcs\n'), set: 'Catalog_Products', columns: { code: 'Code', name: 'Description', article: 'Article', unit: 'Unit' } },
-    { path: file('counterparties.ndjson', ndjson([{ Code: 'C1', Description: 'Acme', TaxId: '7700000001' }])), set: 'Catalog_Counterparties' },
+    {
+      path: file('warehouses.csv', 'code,name\nW1,North\nW2,South\n'),
+      set: 'Catalog_Warehouses',
+      columns: { code: 'Code', name: 'Description' },
+    },
+    {
+      path: file('products.csv', 'code,name,article,unit\nP1,Bolt,A-1,pcs\nP2,Nut,A-2,pcs\nP3,Washer,A-3,pcs\n'),
+      set: 'Catalog_Products',
+      columns: { code: 'Code', name: 'Description', article: 'Article', unit: 'Unit' },
+    },
+    {
+      path: file('counterparties.ndjson', ndjson([{ Code: 'C1', Description: 'Acme', TaxId: '7700000001' }])),
+      set: 'Catalog_Counterparties',
+    },
     { path: file('organizations.ndjson', ndjson([{ Code: 'O1', Description: 'Us' }])), set: 'Catalog_Организации' },
   ]
 }
 
 export function receipt(number: string, warehouse: string, goods: [string, number, number][]) {
-  return { Number: number, Date: '2025-03-01T10:00:00Z', Warehouse: warehouse, Counterparty: 'C1', Organization: 'O1', Comment: 'load', Goods: goods.map(([p, q, price]) => ({ Product: p, Quantity: q, Price: price, Amount: q * price })) }
+  return {
+    Number: number,
+    Date: '2025-03-01T10:00:00Z',
+    Warehouse: warehouse,
+    Counterparty: 'C1',
+    Organization: 'O1',
+    Comment: 'load',
+    Goods: goods.map(([p, q, price]) => ({ Product: p, Quantity: q, Price: price, Amount: q * price })),
+  }
 }
 
 export function receiptsFile(name: string, n: number, lines: number): string {
   const products = ['P1', 'P2', 'P3']
-  return file(name, ndjson(Array.from({ length: n }, (_, i) => receipt(`R${i + 1}`, i % 2 ? 'W1' : 'W2', Array.from({ length: lines }, (_, j) => [products[(i + j) % 3]!, j + 1, 2] as [string, number, number])))))
+  return file(
+    name,
+    ndjson(
+      Array.from({ length: n }, (_, i) =>
+        receipt(
+          `R${i + 1}`,
+          i % 2 ? 'W1' : 'W2',
+          Array.from({ length: lines }, (_, j) => [products[(i + j) % 3]!, j + 1, 2] as [string, number, number]),
+        ),
+      ),
+    ),
+  )
 }
 
 export async function loadCatalogs(root: string): Promise<void> {
@@ -68,7 +98,13 @@ export async function untilAcknowledged(path: string, lines: number, done: Promi
   void done.then(() => (finished = true))
   for (;;) {
     if (finished) throw new Error('the load finished before it could be interrupted')
-    if (existsSync(path) && readFileSync(path, 'utf8').split('\n').filter((l) => l.startsWith('A\t')).length >= lines) return
+    if (
+      existsSync(path) &&
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('A\t')).length >= lines
+    )
+      return
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
 }
@@ -84,4 +120,3 @@ export async function exactlyOnce(t: Test, pool: Pool, n: number, lines: number)
   const { kept, recomputed } = await totalsAndRecomputation(pool)
   t.same(kept, recomputed, 'the totals equal a recomputation')
 }
-

@@ -47,7 +47,11 @@ function parseAnswer(bytes: Buffer, at: number, head: boolean): { answer: Pipeli
   return { answer: { status, headers, body: bytes.subarray(cursor, cursor + length).toString('utf8') }, end: cursor + length }
 }
 
-export function pipelinedExchange(port: number, requests: readonly string[], options: { heads?: readonly boolean[]; deadlineMs?: number } = {}): Promise<PipelinedResult> {
+export function pipelinedExchange(
+  port: number,
+  requests: readonly string[],
+  options: { heads?: readonly boolean[]; deadlineMs?: number } = {},
+): Promise<PipelinedResult> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1', () => socket.write(requests.join('')))
     let received = Buffer.alloc(0)

@@ -9,7 +9,10 @@ export interface CliRun {
 }
 
 export function runCli(args: readonly string[], env: Record<string, string> = {}): CliRun {
-  const child = spawn(process.execPath, ['build/src/cli.js', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, ['build/src/cli.js', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
@@ -22,7 +25,10 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
 
 /** The JSON line `{"event": "summary", …}` a tool printed last on stdout. */
 export function summaryOf(stdout: string): any {
-  const line = stdout.split('\n').reverse().find((l) => l.startsWith('{"event":"summary"'))
+  const line = stdout
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{"event":"summary"'))
   if (!line) throw new Error(`no summary line in:\n${stdout}`)
   return JSON.parse(line)
 }

@@ -16,13 +16,25 @@ export interface ServiceProcess {
 }
 
 /** Runs `cli.js serve` with `environment` over a fresh database; resolves once it prints its URLs. */
-export async function startServiceProcess(name: string, environment: Record<string, string> = {}, options: { database?: TestDatabase } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  name: string,
+  environment: Record<string, string> = {},
+  options: { database?: TestDatabase } = {},
+): Promise<ServiceProcess> {
   const database = options.database ?? (await createTestDatabase(name))
   const { host, port: databasePort, user, password, database: databaseName } = database.address
   const databaseUrl = `mysql://${encodeURIComponent(user)}${password ? `:${encodeURIComponent(password)}` : ''}@${host}:${databasePort}/${databaseName}`
   const port = environment.PORT === undefined ? await freePort() : Number(environment.PORT)
   const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, SEED_SCALE: '0', WORKERS: '1', LOG_LEVEL: 'info', ...environment, PORT: String(port) },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      SEED_SCALE: '0',
+      WORKERS: '1',
+      LOG_LEVEL: 'info',
+      ...environment,
+      PORT: String(port),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let text = ''
@@ -61,7 +73,10 @@ export async function startServiceProcess(name: string, environment: Record<stri
 /** Runs `cli.js` with `args` and `environment` to its end: its exit status and what it wrote. */
 export function runCli(args: readonly string[], environment: Record<string, string>): Promise<{ status: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['build/src/cli.js', ...args], { env: { ...process.env, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['build/src/cli.js', ...args], {
+      env: { ...process.env, ...environment },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
     let output = ''
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))

@@ -30,10 +30,22 @@ export function freePort(): Promise<number> {
   })
 }
 
-export async function startServiceProcess(address: DatabaseAddress, options: { port?: number; configFile?: string } = {}): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  address: DatabaseAddress,
+  options: { port?: number; configFile?: string } = {},
+): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort())
   const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl(address), PORT: String(port), HOST: '127.0.0.1', SEED_SCALE: '0', WORKERS: '1', LOG_LEVEL: 'silent', CONFIG: options.configFile ?? 'config/demo.json' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl(address),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SEED_SCALE: '0',
+      WORKERS: '1',
+      LOG_LEVEL: 'silent',
+      CONFIG: options.configFile ?? 'config/demo.json',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

@@ -186,7 +186,10 @@ export class ProcessWatcher {
    */
   async threadAfter(id: number, windowMs: number): Promise<ServerThread | undefined> {
     for (const started = Date.now(); ; await sleep(20)) {
-      const [rows] = await this.connection.query('SELECT ID AS id, COMMAND AS command, STATE AS state, INFO AS info FROM information_schema.PROCESSLIST WHERE ID = ?', [id])
+      const [rows] = await this.connection.query(
+        'SELECT ID AS id, COMMAND AS command, STATE AS state, INFO AS info FROM information_schema.PROCESSLIST WHERE ID = ?',
+        [id],
+      )
       const thread = (rows as ServerThread[])[0]
       if (thread === undefined || Date.now() - started > windowMs) return thread
     }
@@ -198,4 +201,5 @@ export class ProcessWatcher {
 }
 
 /** For a message: what is left of a thread that should be gone. */
-export const stillThere = (thread: ServerThread | undefined): string => (thread === undefined ? '' : ` (still there: ${thread.command}, ${thread.state || 'no state'})`)
+export const stillThere = (thread: ServerThread | undefined): string =>
+  thread === undefined ? '' : ` (still there: ${thread.command}, ${thread.state || 'no state'})`

@@ -12,7 +12,11 @@ export function systemChromium(): string | undefined {
   if (process.getuid?.() !== 0 || spawnSync('which', ['apt-get']).status !== 0) return undefined
   try {
     execFileSync('apt-get', ['update'], { stdio: 'ignore', timeout: 180_000 })
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'ignore', timeout: 420_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], {
+      stdio: 'ignore',
+      timeout: 420_000,
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    })
   } catch {
     return undefined
   }

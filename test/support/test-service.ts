@@ -34,7 +34,12 @@ export const READER_BASIC = `Basic ${Buffer.from('reader:reader').toString('base
 export const REFERENCE_ROOT = '/odata/standard.odata/v4/'
 export const TOKEN_ROOT = '/api/v4/'
 
-export function rawRequest(port: number, method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<TestResponse> {
+export function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<TestResponse> {
   return new Promise((resolve, reject) => {
     const request = http.request({ host: '127.0.0.1', port, method, path, headers: options.headers, agent: false }, (response) => {
       const chunks: Buffer[] = []

@@ -16,7 +16,9 @@ export async function totalsSnapshot(pool: Pool): Promise<Record<string, unknown
 }
 
 /** The totals now, then recomputed from the movements (the recomputed ones stay). */
-export async function totalsAndRecomputation(pool: Pool): Promise<{ kept: Record<string, unknown[]>; recomputed: Record<string, unknown[]> }> {
+export async function totalsAndRecomputation(
+  pool: Pool,
+): Promise<{ kept: Record<string, unknown[]>; recomputed: Record<string, unknown[]> }> {
   const kept = await totalsSnapshot(pool)
   await recomputeTotals(pool, loadModel('config/demo.json'))
   return { kept, recomputed: await totalsSnapshot(pool) }

@@ -24,7 +24,10 @@ const one = { description: 'one exchange', data: 'demo', request: { method: 'GET
 
 t.test('a file is a case; one request/expect is a case of one step; subfolders are read in order', async (t) => {
   const cases = casesOf({ 'b/second.json': one, 'a/first.json': { ...one, given: { item: 'product' } } })
-  t.same(cases.map((c) => c.file), ['area/a/first.json', 'area/b/second.json'])
+  t.same(
+    cases.map((c) => c.file),
+    ['area/a/first.json', 'area/b/second.json'],
+  )
   t.same(cases[0]!.steps, [{ name: 'one exchange', request: one.request, expect: one.expect }])
   t.same(cases[0]!.given, { item: 'product' })
   t.same(cases[1]!.given, {})
@@ -37,13 +40,28 @@ t.test('a misspelt or missing field fails the load', async (t) => {
   t.throws(() => casesOf({ 'x.json': { ...one, given: { item: 'a unicorn' } } }), /none of/)
   t.throws(() => casesOf({ 'x.json': { ...one, expect: { body: {} } } }), /expect needs status/)
   t.throws(() => casesOf({ 'x.json': { ...one, steps: [{ name: 's', request: one.request, expect: one.expect }] } }), /not both/)
-  t.throws(() => casesOf({ 'x.json': { description: 'd', data: 'demo', steps: [{ request: one.request, expect: one.expect }] } }), /name missing/)
+  t.throws(
+    () => casesOf({ 'x.json': { description: 'd', data: 'demo', steps: [{ request: one.request, expect: one.expect }] } }),
+    /name missing/,
+  )
 })
 
-t.test('${name} in strings and keys; an unknown name is the lookup\'s to refuse', async (t) => {
-  t.same(substitute({ '${a}': ['x${a}y', 1, null] }, (name) => name.toUpperCase()), { A: ['xAy', 1, null] })
-  t.same(substitute('$1 and $metadata', () => 'never'), '$1 and $metadata')
-  t.throws(() => substitute('${nope}', (name) => { throw new Error(`unknown ${name}`) }), /unknown nope/)
+t.test("${name} in strings and keys; an unknown name is the lookup's to refuse", async (t) => {
+  t.same(
+    substitute({ '${a}': ['x${a}y', 1, null] }, (name) => name.toUpperCase()),
+    { A: ['xAy', 1, null] },
+  )
+  t.same(
+    substitute('$1 and $metadata', () => 'never'),
+    '$1 and $metadata',
+  )
+  t.throws(
+    () =>
+      substitute('${nope}', (name) => {
+        throw new Error(`unknown ${name}`)
+      }),
+    /unknown nope/,
+  )
 })
 
 t.test('expected values: whole, by fields, patterns, lengths, strict values, loose rows', async (t) => {

@@ -90,7 +90,8 @@ function checkStep(step: unknown, where: string): WireStep {
   const request = onlyFields(fields.request, REQUEST_FIELDS, `${where}: request`)
   const expect = onlyFields(fields.expect, EXPECT_FIELDS, `${where}: expect`)
   if (typeof request.method !== 'string' || typeof request.path !== 'string') throw new Error(`${where}: request needs method and path`)
-  if (request.root !== undefined && request.root !== 'reference' && request.root !== 'token') throw new Error(`${where}: root is reference or token`)
+  if (request.root !== undefined && request.root !== 'reference' && request.root !== 'token')
+    throw new Error(`${where}: root is reference or token`)
   if (request.body !== undefined && request.bodyText !== undefined) throw new Error(`${where}: body or bodyText, not both`)
   if (typeof expect.status !== 'number') throw new Error(`${where}: expect needs status`)
   if (expect.body !== undefined && expect.bodyHas !== undefined) throw new Error(`${where}: body (whole) or bodyHas (fields), not both`)
@@ -113,7 +114,8 @@ export function loadWireCases(area: string, base = PROTOCOL_DIRECTORY): WireCase
     }
     let steps: WireStep[]
     if (fields.steps !== undefined) {
-      if (fields.request !== undefined || fields.expect !== undefined || fields.save !== undefined || fields.database !== undefined) throw new Error(`${file}: steps, or one request/expect, not both`)
+      if (fields.request !== undefined || fields.expect !== undefined || fields.save !== undefined || fields.database !== undefined)
+        throw new Error(`${file}: steps, or one request/expect, not both`)
       if (!Array.isArray(fields.steps) || fields.steps.length === 0) throw new Error(`${file}: steps is a non-empty list`)
       steps = fields.steps.map((step, i) => checkStep(step, `${file} step ${i + 1}`))
       steps.forEach((step, i) => {
@@ -134,6 +136,7 @@ export function loadWireCases(area: string, base = PROTOCOL_DIRECTORY): WireCase
 export function substitute(value: unknown, lookup: (name: string) => string): unknown {
   if (typeof value === 'string') return value.replace(/\$\{(\w+)\}/g, (_, name: string) => lookup(name))
   if (Array.isArray(value)) return value.map((item) => substitute(item, lookup))
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [substitute(k, lookup), substitute(v, lookup)]))
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [substitute(k, lookup), substitute(v, lookup)]))
   return value
 }

@@ -40,7 +40,9 @@ export async function namedValues(service: TestService): Promise<Record<string, 
     tokenRoot: `http://127.0.0.1:${service.port}${TOKEN_ROOT}`,
   }
   for (const [prefix, table] of NAMED_ITEMS) {
-    const [rows] = (await service.database.pool.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code, Ref_Key`)) as unknown as [{ Ref_Key: string }[]]
+    const [rows] = (await service.database.pool.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code, Ref_Key`)) as unknown as [
+      { Ref_Key: string }[],
+    ]
     rows.forEach((row, i) => (values[`${prefix}${i}`] = row.Ref_Key))
   }
   const [accounts] = (await service.database.pool.query('SELECT Code FROM coa_Main')) as unknown as [{ Code: string }[]]

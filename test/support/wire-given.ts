@@ -7,7 +7,11 @@ import { DEMO_BASIC, REFERENCE_ROOT, type TestService } from './test-service.js'
 export const WIRE_FIXTURES = ['product', 'warehouse', 'counterparty', 'receipt', 'sale', 'posted receipt', 'posted sale'] as const
 export type WireFixture = (typeof WIRE_FIXTURES)[number]
 
-const CATALOGS: Partial<Record<WireFixture, string>> = { product: 'Catalog_Products', warehouse: 'Catalog_Warehouses', counterparty: 'Catalog_Counterparties' }
+const CATALOGS: Partial<Record<WireFixture, string>> = {
+  product: 'Catalog_Products',
+  warehouse: 'Catalog_Warehouses',
+  counterparty: 'Catalog_Counterparties',
+}
 const DOCUMENTS: Partial<Record<WireFixture, [set: string, posted: boolean]>> = {
   receipt: ['Document_GoodsReceipt', false],
   sale: ['Document_GoodsSale', false],
@@ -17,7 +21,12 @@ const DOCUMENTS: Partial<Record<WireFixture, [set: string, posted: boolean]>> = 
 
 let made = 0
 
-async function send(service: TestService, method: string, path: string, body?: unknown): Promise<{ status: number; etag: string; json: Record<string, unknown> | undefined }> {
+async function send(
+  service: TestService,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; etag: string; json: Record<string, unknown> | undefined }> {
   const text = body === undefined ? undefined : JSON.stringify(body)
   const response = await service.request(method, `${REFERENCE_ROOT}${path}`, {
     headers: { Authorization: DEMO_BASIC, ...(text === undefined ? {} : { 'Content-Type': 'application/json' }) },
@@ -34,7 +43,12 @@ async function send(service: TestService, method: string, path: string, body?: u
  * warehouse0, counterparty0, organization0 of the data set: quantity 1, price 10, amount 10), dated
  * 2024-06-01T12:00:00Z, posted when its name says so.
  */
-export async function makeFixture(service: TestService, values: Record<string, string>, name: string, fixture: WireFixture): Promise<Record<string, string>> {
+export async function makeFixture(
+  service: TestService,
+  values: Record<string, string>,
+  name: string,
+  fixture: WireFixture,
+): Promise<Record<string, string>> {
   made += 1
   const catalog = CATALOGS[fixture]
   if (catalog !== undefined) {

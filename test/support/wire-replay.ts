@@ -5,7 +5,15 @@
 import type { Test } from 'tap'
 import { readBatchAnswer } from './batch-answer.js'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, type TestResponse, type TestService } from './test-service.js'
-import { loadWireCases, substitute, type DatabaseCheck, type WireCase, type WireExpect, type WireRequest, type WireStep } from './wire-case.js'
+import {
+  loadWireCases,
+  substitute,
+  type DatabaseCheck,
+  type WireCase,
+  type WireExpect,
+  type WireRequest,
+  type WireStep,
+} from './wire-case.js'
 import { namedValues, startWireService, WIRE_DATA_SETS } from './wire-data.js'
 import { makeFixture } from './wire-given.js'
 import { matchExpected } from './wire-match.js'
@@ -43,17 +51,22 @@ function answerProblems(response: TestResponse, expect: WireExpect): { problems:
     }
     return parsed.value
   }
-  if (response.status !== expect.status) problems.push(`status ${response.status}, expected ${expect.status}: ${response.text.slice(0, 300)}`)
-  for (const [name, value] of Object.entries(expect.headers ?? {})) matchExpected(headerOf(response, name), value, `header ${name}`, problems)
-  for (const name of expect.absentHeaders ?? []) if (headerOf(response, name) !== undefined) problems.push(`header ${name} should be absent`)
-  if (expect.text !== undefined && response.text !== expect.text) problems.push(`text: expected ${JSON.stringify(expect.text)}, got ${JSON.stringify(response.text.slice(0, 300))}`)
+  if (response.status !== expect.status)
+    problems.push(`status ${response.status}, expected ${expect.status}: ${response.text.slice(0, 300)}`)
+  for (const [name, value] of Object.entries(expect.headers ?? {}))
+    matchExpected(headerOf(response, name), value, `header ${name}`, problems)
+  for (const name of expect.absentHeaders ?? [])
+    if (headerOf(response, name) !== undefined) problems.push(`header ${name} should be absent`)
+  if (expect.text !== undefined && response.text !== expect.text)
+    problems.push(`text: expected ${JSON.stringify(expect.text)}, got ${JSON.stringify(response.text.slice(0, 300))}`)
   if (expect.body !== undefined) matchExpected(json(), expect.body, 'body', problems, { whole: true })
   if (expect.bodyHas !== undefined) matchExpected(json(), expect.bodyHas, 'body', problems)
   if (expect.error !== undefined) matchExpected((json() as { error?: unknown } | undefined)?.error, expect.error, 'error', problems)
   if (expect.batch !== undefined && problems.length === 0) {
     const answer = readBatchAnswer(response)
     matchExpected(answer.parts, expect.batch.parts, 'batch parts', problems)
-    for (const [id, code] of Object.entries(expect.batch.codes ?? {})) matchExpected(answer.codes[id], code, `batch response ${id}: error code`, problems)
+    for (const [id, code] of Object.entries(expect.batch.codes ?? {}))
+      matchExpected(answer.codes[id], code, `batch response ${id}: error code`, problems)
     if (expect.batch.contentIds !== undefined) matchExpected(answer.contentIds, expect.batch.contentIds, 'batch Content-IDs', problems)
   }
   return { problems, json }
@@ -107,7 +120,8 @@ export async function replayWireCases(t: Test, area: string, minimumCases: numbe
     const service = await startWireService(`wire_${area}_${data}`, data)
     try {
       const values = await namedValues(service)
-      for (const wireCase of ofData) await t.test(`${wireCase.file}: ${wireCase.description}`, (t) => replayCase(t, service, values, wireCase))
+      for (const wireCase of ofData)
+        await t.test(`${wireCase.file}: ${wireCase.description}`, (t) => replayCase(t, service, values, wireCase))
     } finally {
       await service.close()
     }

@@ -24,7 +24,19 @@ const drive = (args: string[]) => runCli(['drive', ...args, '--url', service.roo
 
 t.test('a run of the demo workload reports every figure', async (t) => {
   const out = join(dir, 'run-a')
-  const run = await drive(['perf/workloads/demo-mix.yaml', '--duration', '3', '--warmup', '1', '--concurrency', '2', '--pid', String(service.child.pid), '--out', out])
+  const run = await drive([
+    'perf/workloads/demo-mix.yaml',
+    '--duration',
+    '3',
+    '--warmup',
+    '1',
+    '--concurrency',
+    '2',
+    '--pid',
+    String(service.child.pid),
+    '--out',
+    out,
+  ])
   t.equal(run.code, 0, 'the command exits 0')
   if (run.code !== 0) t.comment(run.stderr)
   const summary = summaryOf(run.stdout)
@@ -37,22 +49,43 @@ t.test('a run of the demo workload reports every figure', async (t) => {
   for (const [name, shape] of Object.entries(report.shapes) as [string, any][]) {
     t.ok(shape.batches > 0, `${name}: batches sent`)
     const l = shape.latencyMs
-    t.ok(l.p50 > 0 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.max, `${name}: latency percentiles in order (${l.p50}, ${l.p90}, ${l.p99}, ${l.max})`)
-    t.equal(shape.latencyHistogram.reduce((s: number, b: { count: number }) => s + b.count, 0), shape.batches, `${name}: the histogram holds every batch`)
+    t.ok(
+      l.p50 > 0 && l.p50 <= l.p90 && l.p90 <= l.p99 && l.p99 <= l.max,
+      `${name}: latency percentiles in order (${l.p50}, ${l.p90}, ${l.p99}, ${l.max})`,
+    )
+    t.equal(
+      shape.latencyHistogram.reduce((s: number, b: { count: number }) => s + b.count, 0),
+      shape.batches,
+      `${name}: the histogram holds every batch`,
+    )
     t.equal(shape.failedBatches, 0)
   }
   const creates = report.shapes['create-post']
   t.equal(creates.operations, creates.batches * 40, 'a create-post batch is 20 creates and their 20 Posts')
   t.equal(creates.rows, creates.batches * 20 * 3, 'rows written: 3 table rows a document')
   // What the service stored: the measured batches and the warm-up's, each document posted.
-  const [[stored]] = (await database.pool.query("SELECT COUNT(*) AS n, SUM(Posted) AS posted FROM d_GoodsReceipt WHERE Number LIKE 'DRV%'")) as unknown as [[{ n: number; posted: string }]]
-  t.ok(Number(stored.n) >= creates.batches * 20 && Number(stored.n) % 20 === 0, `documents stored in whole change sets (${stored.n}, ${creates.batches * 20} of them measured)`)
+  const [[stored]] = (await database.pool.query(
+    "SELECT COUNT(*) AS n, SUM(Posted) AS posted FROM d_GoodsReceipt WHERE Number LIKE 'DRV%'",
+  )) as unknown as [[{ n: number; posted: string }]]
+  t.ok(
+    Number(stored.n) >= creates.batches * 20 && Number(stored.n) % 20 === 0,
+    `documents stored in whole change sets (${stored.n}, ${creates.batches * 20} of them measured)`,
+  )
   t.equal(Number(stored.posted), Number(stored.n), 'each posted')
   // The ratio of shapes follows the weights (1:3:1), by smooth weighted round robin.
   const b = (n: string) => report.shapes[n].batches
-  t.ok(Math.abs(b('read') - 3 * b('create-post')) <= 3 + 0.2 * b('read'), `the mix follows the weights (${b('create-post')}:${b('read')}:${b('balance')})`)
-  t.ok(report.timeline.length >= 2 && report.timeline.every((p: { operations: number }) => p.operations > 0), 'a throughput point for each whole second')
-  t.ok(report.server.samples.length >= 2 && report.server.samples.every((s: { rssMB: number }) => s.rssMB > 10), 'the server memory over time')
+  t.ok(
+    Math.abs(b('read') - 3 * b('create-post')) <= 3 + 0.2 * b('read'),
+    `the mix follows the weights (${b('create-post')}:${b('read')}:${b('balance')})`,
+  )
+  t.ok(
+    report.timeline.length >= 2 && report.timeline.every((p: { operations: number }) => p.operations > 0),
+    'a throughput point for each whole second',
+  )
+  t.ok(
+    report.server.samples.length >= 2 && report.server.samples.every((s: { rssMB: number }) => s.rssMB > 10),
+    'the server memory over time',
+  )
   t.ok(report.server.cpuPercentMean > 0, 'the server CPU')
   t.ok(report.driver.cpuPercent > 0 && report.driver.samples.length >= 2, "the driver's own cost")
   t.type(report.warnings, Array)
@@ -95,7 +128,10 @@ t.test('two runs compared side by side, ratios included', async (t) => {
   t.equal(ops.a, a.totals.operationsPerSecond)
   t.equal(ops.b, b.totals.operationsPerSecond)
   t.ok(Math.abs(ops.ratio - b.totals.operationsPerSecond / a.totals.operationsPerSecond) < 1e-9, 'the ratio is b / a')
-  t.ok(comparison.figures.some((f: { figure: string }) => f.figure === 'read latency p99 (ms)'), 'per-shape latencies compared')
+  t.ok(
+    comparison.figures.some((f: { figure: string }) => f.figure === 'read latency p99 (ms)'),
+    'per-shape latencies compared',
+  )
   t.match(compared.stdout, /operations\/s\s+[\d,.]+\s+[\d,.]+\s+\d+\.\d\d/)
 })
 
@@ -104,9 +140,16 @@ const noChromium = 'no Chromium on this machine, and none could be installed (ap
 
 t.test('the HTML report renders with its charts in headless Chromium', { skip: chromium ? false : noChromium }, async (t) => {
   const puppeteer = (await import('puppeteer-core')).default
-  const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
+  const browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  })
   t.teardown(() => browser.close())
-  for (const [page, charts] of [['run-a.html', ['throughput', 'latency', 'percentiles', 'memory', 'cpu']], ['a-vs-b.html', ['throughput']]] as const) {
+  for (const [page, charts] of [
+    ['run-a.html', ['throughput', 'latency', 'percentiles', 'memory', 'cpu']],
+    ['a-vs-b.html', ['throughput']],
+  ] as const) {
     const tab = await browser.newPage()
     await tab.setViewport({ width: 1100, height: 900 })
     await tab.goto(`file://${join(dir, page)}`, { waitUntil: 'load' })
@@ -120,12 +163,25 @@ t.test('the HTML report renders with its charts in headless Chromium', { skip: c
           const b = p.getBBox()
           return (p.getAttribute('d') ?? '') !== '' && (b.width > 0 || b.height > 0)
         })
-        return { id: figure.id, width: box?.width ?? 0, height: box?.height ?? 0, marks: marks.length, axes: svg?.querySelectorAll('g.role-axis').length ?? 0 }
+        return {
+          id: figure.id,
+          width: box?.width ?? 0,
+          height: box?.height ?? 0,
+          marks: marks.length,
+          axes: svg?.querySelectorAll('g.role-axis').length ?? 0,
+        }
       }),
     )
-    t.same(drawn.map((c) => c.id), [...charts], `${page}: every chart is there`)
+    t.same(
+      drawn.map((c) => c.id),
+      [...charts],
+      `${page}: every chart is there`,
+    )
     for (const chart of drawn) {
-      t.ok(chart.width > 300 && chart.height > 150, `${page} ${chart.id}: laid out (${Math.round(chart.width)}×${Math.round(chart.height)})`)
+      t.ok(
+        chart.width > 300 && chart.height > 150,
+        `${page} ${chart.id}: laid out (${Math.round(chart.width)}×${Math.round(chart.height)})`,
+      )
       t.ok(chart.marks > 0, `${page} ${chart.id}: marks drawn (${chart.marks})`)
       t.ok(chart.axes >= 2, `${page} ${chart.id}: with axes`)
     }

@@ -20,7 +20,25 @@ t.test('kill -9 of the loader mid-load, then the same command: each row exactly 
   const n = 500
   const input = receiptsFile('kill-loader.ndjson', n, 3)
   const checkpoint = join(dir, 'kill-loader.checkpoint')
-  const args = ['load', input, '--set', 'Document_GoodsReceipt', '--post', '--url', service.root, '--token', 'bench-token', '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint, '--format', 'multipart']
+  const args = [
+    'load',
+    input,
+    '--set',
+    'Document_GoodsReceipt',
+    '--post',
+    '--url',
+    service.root,
+    '--token',
+    'bench-token',
+    '--rows-per-change-set',
+    '10',
+    '--concurrency',
+    '3',
+    '--checkpoint',
+    checkpoint,
+    '--format',
+    'multipart',
+  ]
   const first = runCli(args)
   await untilAcknowledged(checkpoint, 8, first.done)
   first.child.kill('SIGKILL')
@@ -49,7 +67,25 @@ t.test('kill -9 of the service mid-load, started again: the loader waits, resume
   const n = 500
   const input = receiptsFile('kill-service.ndjson', n, 3)
   const checkpoint = join(dir, 'kill-service.checkpoint')
-  const load = runCli(['load', input, '--set', 'Document_GoodsReceipt', '--post', '--url', service.root, '--token', 'bench-token', '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint, '--retry-for', '60'])
+  const load = runCli([
+    'load',
+    input,
+    '--set',
+    'Document_GoodsReceipt',
+    '--post',
+    '--url',
+    service.root,
+    '--token',
+    'bench-token',
+    '--rows-per-change-set',
+    '10',
+    '--concurrency',
+    '3',
+    '--checkpoint',
+    checkpoint,
+    '--retry-for',
+    '60',
+  ])
   await untilAcknowledged(checkpoint, 8, load.done)
   const port = service.port
   await service.kill()
@@ -65,4 +101,3 @@ t.test('kill -9 of the service mid-load, started again: the loader waits, resume
   t.equal(summary.rejected, 0)
   await exactlyOnce(t, database.pool, n, 3)
 })
-

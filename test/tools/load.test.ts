@@ -9,7 +9,19 @@ import t from 'tap'
 import { startTestService } from '../support/test-service.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { totalsAndRecomputation } from '../support/totals-snapshot.js'
-import { catalogFiles, count, dir, exactlyOnce, exitedCleanly, file, loadCatalogs, ndjson, receipt, receiptsFile, rejectsOf } from '../support/load-fixtures.js'
+import {
+  catalogFiles,
+  count,
+  dir,
+  exactlyOnce,
+  exitedCleanly,
+  file,
+  loadCatalogs,
+  ndjson,
+  receipt,
+  receiptsFile,
+  rejectsOf,
+} from '../support/load-fixtures.js'
 
 t.test('a load of valid and invalid rows: each valid row once, each invalid one in the reject file', async (t) => {
   const service = await startTestService('tools_load_mixed')
@@ -24,7 +36,10 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
           path: file(
             'receipts.ndjson',
             ndjson([
-              receipt('R1', 'W1', [['P1', 2, 10], ['P2', 1, 5]]),
+              receipt('R1', 'W1', [
+                ['P1', 2, 10],
+                ['P2', 1, 5],
+              ]),
               receipt('R2', 'W2', [['P3', 4, 1]]),
               receipt('R3', 'W9', [['P1', 1, 1]]), // no warehouse W9
               receipt('R4', 'W1', [['P2', 3, 2]]),
@@ -36,12 +51,28 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
           post: true,
         },
         {
-          path: file('sale-headers.csv', 'number,date,warehouse,counterparty,organization\nS1,2025-03-02T09:00:00Z,W1,C1,O1\nS2,2025-03-02T10:00:00Z,W2,C1,O1\nS3,2025-03-02T11:00:00Z,W1,C1,O1\n'),
-          lines: file('sale-lines.csv', 'number,product,qty,price,amount\nS1,P1,1,20,20\nS1,P2,1,8,8\nS2,P3,abc,1,1\nS3,P1,1,20,20\nS9,P1,1,1,1\n'),
+          path: file(
+            'sale-headers.csv',
+            'number,date,warehouse,counterparty,organization\nS1,2025-03-02T09:00:00Z,W1,C1,O1\nS2,2025-03-02T10:00:00Z,W2,C1,O1\nS3,2025-03-02T11:00:00Z,W1,C1,O1\n',
+          ),
+          lines: file(
+            'sale-lines.csv',
+            'number,product,qty,price,amount\nS1,P1,1,20,20\nS1,P2,1,8,8\nS2,P3,abc,1,1\nS3,P1,1,20,20\nS9,P1,1,1,1\n',
+          ),
           join: 'number',
           set: 'Document_GoodsSale',
           tablePart: 'Goods',
-          columns: { number: 'Number', date: 'Date', warehouse: 'Warehouse', counterparty: 'Counterparty', organization: 'Organization', 'Goods/product': 'Product', 'Goods/qty': 'Quantity', 'Goods/price': 'Price', 'Goods/amount': 'Amount' },
+          columns: {
+            number: 'Number',
+            date: 'Date',
+            warehouse: 'Warehouse',
+            counterparty: 'Counterparty',
+            organization: 'Organization',
+            'Goods/product': 'Product',
+            'Goods/qty': 'Quantity',
+            'Goods/price': 'Price',
+            'Goods/amount': 'Amount',
+          },
           post: true,
         },
         {
@@ -57,7 +88,10 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
   const first = await runCli(args).done
   exitedCleanly(t, first)
   const summary = summaryOf(first.stdout)
-  const progress = first.stderr.split('\n').filter((l) => l.startsWith('{"event":"progress"')).map((l) => JSON.parse(l))
+  const progress = first.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('{"event":"progress"'))
+    .map((l) => JSON.parse(l))
   t.ok(progress.length > 0, 'progress as JSON lines when not on a terminal')
   t.match(progress.at(-1), { rows: 19, loaded: 14, rejected: 6, fraction: 1 })
   // 7 catalog items, 3 receipts, 2 sales, 2 prices loaded; R3, R5, R6, S2 and a price rejected; S9's line an orphan.
@@ -70,9 +104,14 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
     { source: 'Document_GoodsSale:sale-headers.csv+sale-lines.csv', row: 5, status: 0, code: 'OrphanLine' },
     { source: 'InformationRegister_Prices:prices.csv', row: 3, status: 400, code: 'InvalidValue' },
   ]
-  const sortRejects = (list: { source: string; row: number }[]) => [...list].sort((a, b) => a.source.localeCompare(b.source) || a.row - b.row)
+  const sortRejects = (list: { source: string; row: number }[]) =>
+    [...list].sort((a, b) => a.source.localeCompare(b.source) || a.row - b.row)
   t.same(sortRejects(rejectsOf(`${mapping}.rejects.ndjson`)), expected)
-  const rejected = JSON.parse(readFileSync(`${mapping}.rejects.ndjson`, 'utf8').split('\n').find((l) => l.includes('"row":5') && l.includes('receipts'))!)
+  const rejected = JSON.parse(
+    readFileSync(`${mapping}.rejects.ndjson`, 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"row":5') && l.includes('receipts'))!,
+  )
   t.equal(rejected.record.Number, 'R5-TOO-LONG-NUMBER', 'the reject file has the row as read')
   t.match(rejected.message, /Number/)
 
@@ -80,14 +119,29 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
   t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt WHERE Posted = 1'), 3)
   t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt'), 3)
   t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsSale WHERE Posted = 1'), 2)
-  t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsReceipt d JOIN c_Warehouses w ON w.Ref_Key = d.Warehouse_Key WHERE d.Number = 'R2' AND w.Code = 'W2'"), 1, 'a reference by Code is the item with that code')
-  t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsSale__Goods g JOIN d_GoodsSale d ON d.Ref_Key = g.Ref_Key JOIN c_Products p ON p.Ref_Key = g.Product_Key WHERE d.Number = 'S1' AND p.Code IN ('P1', 'P2')"), 2, 'the lines CSV joined to its header')
+  t.equal(
+    await count(
+      pool,
+      "SELECT COUNT(*) AS n FROM d_GoodsReceipt d JOIN c_Warehouses w ON w.Ref_Key = d.Warehouse_Key WHERE d.Number = 'R2' AND w.Code = 'W2'",
+    ),
+    1,
+    'a reference by Code is the item with that code',
+  )
+  t.equal(
+    await count(
+      pool,
+      "SELECT COUNT(*) AS n FROM d_GoodsSale__Goods g JOIN d_GoodsSale d ON d.Ref_Key = g.Ref_Key JOIN c_Products p ON p.Ref_Key = g.Product_Key WHERE d.Number = 'S1' AND p.Code IN ('P1', 'P2')",
+    ),
+    2,
+    'the lines CSV joined to its header',
+  )
   t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM ar_Stock'), 3 + 1 + 2 + 1, 'every table row of a loaded document posted once')
   t.equal(await count(pool, "SELECT COUNT(*) AS n FROM ir_Prices WHERE PriceType = 'Retail'"), 2)
   const snapshot = async () => ({
-    documents: await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt') + (await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsSale')),
+    documents:
+      (await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt')) + (await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsSale')),
     movements: await count(pool, 'SELECT COUNT(*) AS n FROM ar_Stock'),
-    items: await count(pool, 'SELECT COUNT(*) AS n FROM c_Products') + (await count(pool, 'SELECT COUNT(*) AS n FROM c_Warehouses')),
+    items: (await count(pool, 'SELECT COUNT(*) AS n FROM c_Products')) + (await count(pool, 'SELECT COUNT(*) AS n FROM c_Warehouses')),
     prices: await count(pool, 'SELECT COUNT(*) AS n FROM ir_Prices'),
   })
   const after = await snapshot()
@@ -95,11 +149,23 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
   // The same command again: the checkpoint has every row, nothing is sent, no rejection repeated.
   const again = await runCli(args).done
   exitedCleanly(t, again)
-  t.match(summaryOf(again.stdout), { loaded: 0, present: 0, rejected: 1, resumed: 19, batches: 0 }, 'only the orphan line is reported again: it has no row of its own')
+  t.match(
+    summaryOf(again.stdout),
+    { loaded: 0, present: 0, rejected: 1, resumed: 19, batches: 0 },
+    'only the orphan line is reported again: it has no row of its own',
+  )
   t.equal(rejectsOf(`${mapping}.rejects.ndjson`).length, expected.length + 1)
 
   // Without the checkpoint (and in multipart): keyed rows are found present, register records written again.
-  const fresh = await runCli([...args, '--checkpoint', join(dir, 'other.checkpoint'), '--rejects', join(dir, 'other.rejects'), '--format', 'multipart']).done
+  const fresh = await runCli([
+    ...args,
+    '--checkpoint',
+    join(dir, 'other.checkpoint'),
+    '--rejects',
+    join(dir, 'other.rejects'),
+    '--format',
+    'multipart',
+  ]).done
   exitedCleanly(t, fresh)
   t.match(summaryOf(fresh.stdout), { loaded: 2, present: 12, rejected: 6 })
   t.same(await snapshot(), after, 'each row exactly once')
@@ -120,11 +186,27 @@ t.test('429 under a low rate rule, and a profile limit below the setting: the lo
   const root = `http://127.0.0.1:${service.port}/api/v4/`
   await loadCatalogs(root)
   const n = 60
-  const run = await runCli(['load', receiptsFile('rate.ndjson', n, 2), '--set', 'Document_GoodsReceipt', '--post', '--url', root, '--token', 'bench-token', '--concurrency', '2']).done
+  const run = await runCli([
+    'load',
+    receiptsFile('rate.ndjson', n, 2),
+    '--set',
+    'Document_GoodsReceipt',
+    '--post',
+    '--url',
+    root,
+    '--token',
+    'bench-token',
+    '--concurrency',
+    '2',
+  ]).done
   exitedCleanly(t, run)
   const summary = summaryOf(run.stdout)
   t.ok(summary.throttled > 0, `the service answered 429 (${summary.throttled} times)`)
-  t.same(summary.limits, { maxOperations: 16, maxBytes: 10 * 1024 * 1024, source: '400 TooManyOperations' }, 'the limit stated by the refusal')
+  t.same(
+    summary.limits,
+    { maxOperations: 16, maxBytes: 10 * 1024 * 1024, source: '400 TooManyOperations' },
+    'the limit stated by the refusal',
+  )
   t.match(summary, { loaded: n, present: 0, rejected: 0 })
   await exactlyOnce(t, service.database.pool, n, 2)
 })
@@ -132,11 +214,25 @@ t.test('429 under a low rate rule, and a profile limit below the setting: the lo
 t.test("the README's example loads on the demo data: the one bad row rejected, the rest once", async (t) => {
   const service = await startTestService('tools_load_example', { seed: true })
   t.teardown(() => service.close())
-  const args = ['load', '--mapping', 'docs/examples/load/load.json', '--url', `http://127.0.0.1:${service.port}/api/v4/`, '--token', 'bench-token', '--checkpoint', join(dir, 'example.checkpoint'), '--rejects', join(dir, 'example.rejects')]
+  const args = [
+    'load',
+    '--mapping',
+    'docs/examples/load/load.json',
+    '--url',
+    `http://127.0.0.1:${service.port}/api/v4/`,
+    '--token',
+    'bench-token',
+    '--checkpoint',
+    join(dir, 'example.checkpoint'),
+    '--rejects',
+    join(dir, 'example.rejects'),
+  ]
   const run = await runCli(args).done
   exitedCleanly(t, run)
   t.match(summaryOf(run.stdout), { loaded: 9, present: 0, rejected: 1 })
-  t.same(rejectsOf(join(dir, 'example.rejects')), [{ source: 'Document_GoodsReceipt:receipts.ndjson', row: 3, status: 0, code: 'UnknownReference' }])
+  t.same(rejectsOf(join(dir, 'example.rejects')), [
+    { source: 'Document_GoodsReceipt:receipts.ndjson', row: 3, status: 0, code: 'UnknownReference' },
+  ])
   const pool = service.database.pool
   t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsReceipt WHERE Number LIKE 'IN-%' AND Posted = 1"), 2)
   t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsSale WHERE Number LIKE 'OUT-%' AND Posted = 1"), 2)

@@ -36,7 +36,7 @@ const FROM = Date.UTC(2023, 10, 1)
 const TO = Date.UTC(2024, 5, 1)
 /** A moment in the data's span; often on a boundary the rules care about. */
 function moment(): string {
-  const instant = stored(FROM + Math.floor(random.next() * (TO - FROM) / 1000) * 1000)
+  const instant = stored(FROM + Math.floor((random.next() * (TO - FROM)) / 1000) * 1000)
   switch (random.int(0, 7)) {
     case 0:
       return periodStart('Month', instant)
@@ -81,7 +81,11 @@ const salesMovements: reference.Movement[] = Array.from({ length: 160 }, (_, i) 
 const priceKeys = new Set<string>()
 const prices: reference.PriceRecord[] = []
 while (prices.length < 120) {
-  const record = { period: periodStart('Day', moment()), dimensions: { Product_Key: random.pick(products), PriceType: random.pick(['Retail', 'Wholesale']) }, values: { Price: random.int(1, 100_000) * 10 } }
+  const record = {
+    period: periodStart('Day', moment()),
+    dimensions: { Product_Key: random.pick(products), PriceType: random.pick(['Retail', 'Wholesale']) },
+    values: { Price: random.int(1, 100_000) * 10 },
+  }
   const key = `${record.period}|${record.dimensions.Product_Key}|${record.dimensions.PriceType}`
   if (priceKeys.has(key)) continue
   priceKeys.add(key)
@@ -92,16 +96,62 @@ const decimal = (thousandths: number, scale: number) => (thousandths / 1000).toF
 async function insert(table: string, columns: string[], rows: unknown[][]): Promise<void> {
   await pool.query(`INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ?`, [rows])
 }
-await insert('c_Warehouses', ['Ref_Key', 'DataVersion', 'Code', 'Description'], warehouses.map((k, i) => [k, '1', pad(i + 1), `W${i + 1}`]))
-await insert('c_Products', ['Ref_Key', 'DataVersion', 'Code', 'Description'], products.map((k, i) => [k, '1', pad(i + 1), `P${i + 1}`]))
-await insert('c_Counterparties', ['Ref_Key', 'DataVersion', 'Code', 'Description'], counterparties.map((k, i) => [k, '1', pad(i + 1), `C${i + 1}`]))
-await insert('ar_Stock', ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'],
-  stock.map((m) => [m.recorder, m.recorderType, m.line, m.period, m.active ? 1 : 0, m.recordType, m.dimensions.Warehouse_Key, m.dimensions.Product_Key, decimal(m.resources.Quantity!, 3), decimal(m.resources.Amount!, 2)]))
-await insert('ar_Sales', ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'],
-  salesMovements.map((m) => [m.recorder, m.recorderType, m.line, m.period, m.active ? 1 : 0, m.dimensions.Product_Key, m.dimensions.Counterparty_Key, decimal(m.resources.Quantity!, 3), decimal(m.resources.Revenue!, 2)]))
-await insert('ir_Prices', ['Period', 'Product_Key', 'PriceType', 'Price'], prices.map((p) => [p.period, p.dimensions.Product_Key, p.dimensions.PriceType, decimal(p.values.Price!, 2)]))
+await insert(
+  'c_Warehouses',
+  ['Ref_Key', 'DataVersion', 'Code', 'Description'],
+  warehouses.map((k, i) => [k, '1', pad(i + 1), `W${i + 1}`]),
+)
+await insert(
+  'c_Products',
+  ['Ref_Key', 'DataVersion', 'Code', 'Description'],
+  products.map((k, i) => [k, '1', pad(i + 1), `P${i + 1}`]),
+)
+await insert(
+  'c_Counterparties',
+  ['Ref_Key', 'DataVersion', 'Code', 'Description'],
+  counterparties.map((k, i) => [k, '1', pad(i + 1), `C${i + 1}`]),
+)
+await insert(
+  'ar_Stock',
+  ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'],
+  stock.map((m) => [
+    m.recorder,
+    m.recorderType,
+    m.line,
+    m.period,
+    m.active ? 1 : 0,
+    m.recordType,
+    m.dimensions.Warehouse_Key,
+    m.dimensions.Product_Key,
+    decimal(m.resources.Quantity!, 3),
+    decimal(m.resources.Amount!, 2),
+  ]),
+)
+await insert(
+  'ar_Sales',
+  ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'],
+  salesMovements.map((m) => [
+    m.recorder,
+    m.recorderType,
+    m.line,
+    m.period,
+    m.active ? 1 : 0,
+    m.dimensions.Product_Key,
+    m.dimensions.Counterparty_Key,
+    decimal(m.resources.Quantity!, 3),
+    decimal(m.resources.Revenue!, 2),
+  ]),
+)
+await insert(
+  'ir_Prices',
+  ['Period', 'Product_Key', 'PriceType', 'Price'],
+  prices.map((p) => [p.period, p.dimensions.Product_Key, p.dimensions.PriceType, decimal(p.values.Price!, 2)]),
+)
 await recomputeTotals(pool, service.model)
-const [[range]] = (await pool.query({ sql: "SELECT MIN(Period), MAX(Period) FROM ar_Stock__totals WHERE Period < '9999-12-31'", rowsAsArray: true })) as unknown as [[[string, string]]]
+const [[range]] = (await pool.query({
+  sql: "SELECT MIN(Period), MAX(Period) FROM ar_Stock__totals WHERE Period < '9999-12-31'",
+  rowsAsArray: true,
+})) as unknown as [[[string, string]]]
 
 // --- calls ----------------------------------------------------------------------------------------
 
@@ -149,7 +199,8 @@ function normalise(row: Record<string, unknown>): Record<string, unknown> {
     }),
   )
 }
-const sorted = (rows: readonly Record<string, unknown>[]) => rows.map((r) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)))).sort()
+const sorted = (rows: readonly Record<string, unknown>[]) =>
+  rows.map((r) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)))).sort()
 
 async function values(path: string): Promise<Record<string, unknown>[]> {
   const response = await service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC } })
@@ -176,14 +227,27 @@ t.test(`${CALLS} random calls equal the plain computation (seed ${seed})`, async
       if (type !== undefined) parameters.push(`Condition='PriceType eq ''${type}'''`)
       path = `InformationRegister_Prices/${fn}(${parameters.join(',')})`
       expected = reference
-        .slice(prices, fn === 'SliceLast', over ?? ['Product_Key', 'PriceType'], period, (r) => type === undefined || r.dimensions.PriceType === type)
+        .slice(
+          prices,
+          fn === 'SliceLast',
+          over ?? ['Product_Key', 'PriceType'],
+          period,
+          (r) => type === undefined || r.dimensions.PriceType === type,
+        )
         .map((r) => ({ Period: r.period, ...r.dimensions, Price: r.values.Price! }))
     } else {
       const ofSales = fn === 'TurnoversOfSales'
       const dims = ofSales ? ['Product_Key', 'Counterparty_Key'] : ['Warehouse_Key', 'Product_Key']
       const resources = ofSales ? ['Quantity', 'Revenue'] : ['Quantity', 'Amount']
       const movements = ofSales ? salesMovements : stock
-      const chosen = random.next() < 0.5 ? (ofSales ? condition('Counterparty_Key', counterparties, 'Counterparty') : condition('Warehouse_Key', warehouses, 'Warehouse')) : random.next() < 0.5 ? condition('Product_Key', products, 'Product') : undefined
+      const chosen =
+        random.next() < 0.5
+          ? ofSales
+            ? condition('Counterparty_Key', counterparties, 'Counterparty')
+            : condition('Warehouse_Key', warehouses, 'Warehouse')
+          : random.next() < 0.5
+            ? condition('Product_Key', products, 'Product')
+            : undefined
       if (chosen !== undefined) parameters.push(`Condition='${chosen.text}'`)
       // Grouping: Dimensions, or what $select names, or every dimension.
       let group = dims

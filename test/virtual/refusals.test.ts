@@ -43,7 +43,14 @@ t.test('Condition: unknown names and bad syntax are InvalidParameter', async (t)
 
 t.test('a column of another periodicity, or one the call does not fill, anywhere in the options', async (t) => {
   await refused(t, `${STOCK}/Turnovers(Periodicity='Month')?$select=DayPeriod`, 400, 'NotFilledInResult', '$select')
-  await refused(t, `${STOCK}/Turnovers(Periodicity='Month')?$filter=WeekPeriod ge 2024-01-01T00:00:00Z`, 400, 'NotFilledInResult', '$filter', 0)
+  await refused(
+    t,
+    `${STOCK}/Turnovers(Periodicity='Month')?$filter=WeekPeriod ge 2024-01-01T00:00:00Z`,
+    400,
+    'NotFilledInResult',
+    '$filter',
+    0,
+  )
   await refused(t, `${STOCK}/Turnovers(Periodicity='Month')?$orderby=MonthPeriod,YearPeriod desc`, 400, 'NotFilledInResult', '$orderby', 12)
   await refused(t, `${STOCK}/Turnovers()?$apply=groupby((MonthPeriod))`, 400, 'NotFilledInResult', '$apply')
   await refused(t, `${STOCK}/BalanceAndTurnovers(Periodicity='Day')?$select=Recorder,QuantityReceipt`, 400, 'NotFilledInResult', '$select')
@@ -66,13 +73,25 @@ t.test('bad values and unknown parameters are InvalidParameter, naming the param
   await refused(t, `${STOCK}/Balance(Period='yesterday')`, 400, 'InvalidParameter', 'Period')
   await refused(t, `${STOCK}/Balance(Dimensions='Colour')`, 400, 'InvalidParameter', 'Dimensions')
   await refused(t, `${STOCK}/Balance(Dimensions='Quantity')`, 400, 'InvalidParameter', 'Dimensions')
-  await refused(t, `${STOCK}/Turnovers(StartPeriod=datetime'2024-03-01T00:00:00',EndPeriod=datetime'2024-02-01T00:00:00')`, 400, 'InvalidParameter', 'StartPeriod')
+  await refused(
+    t,
+    `${STOCK}/Turnovers(StartPeriod=datetime'2024-03-01T00:00:00',EndPeriod=datetime'2024-02-01T00:00:00')`,
+    400,
+    'InvalidParameter',
+    'StartPeriod',
+  )
   await refused(t, `${STOCK}/Balance(Colour=1)`, 400, 'InvalidParameter', 'Colour')
   await refused(t, `${STOCK}/Balance()?Colour=1`, 400, 'InvalidParameter', 'Colour')
   await refused(t, `${STOCK}/Balance(StartPeriod=datetime'2024-01-01T00:00:00')`, 400, 'InvalidParameter', 'StartPeriod')
   await refused(t, `${STOCK}/Turnovers(Period=datetime'2024-01-01T00:00:00')`, 400, 'InvalidParameter', 'Period')
   await refused(t, `InformationRegister_Prices/SliceLast(Periodicity='Day')`, 400, 'InvalidParameter', 'Periodicity')
-  await refused(t, `${STOCK}/Balance(Period=datetime'2024-01-01T00:00:00')?Period=datetime'2024-01-01T00:00:00'`, 400, 'InvalidParameter', 'Period')
+  await refused(
+    t,
+    `${STOCK}/Balance(Period=datetime'2024-01-01T00:00:00')?Period=datetime'2024-01-01T00:00:00'`,
+    400,
+    'InvalidParameter',
+    'Period',
+  )
   await refused(t, `${STOCK}/Balance(datetime'2024-01-01T00:00:00')`, 400, 'InvalidParameter')
   await refused(t, `${STOCK}/Balance()?$search=x`, 400, 'SearchNotSupported', '$search')
   await refused(t, `${STOCK}/Balance()/$count?$select=QuantityBalance`, 400, 'InvalidQueryOption', '$select')
@@ -84,7 +103,9 @@ t.test('unknown functions and other methods', async (t) => {
   await refused(t, `${STOCK}/Slice()`, 404, 'NotFound')
   await refused(t, `AccumulationRegister_Sales/Balance()`, 404, 'NotFound')
   await refused(t, `InformationRegister_Settings/SliceLast()`, 404, 'NotFound')
-  const post = await service.request('POST', `/odata/standard.odata/v4/${STOCK}/Balance()`, { headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` } })
+  const post = await service.request('POST', `/odata/standard.odata/v4/${STOCK}/Balance()`, {
+    headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` },
+  })
   t.equal(post.status, 405)
   t.equal(post.headers.allow, 'GET, HEAD')
 })
@@ -103,11 +124,26 @@ t.test('accounting Condition: an account or a resource is NotFilledInResult; Rec
   await refused(t, `${MAIN}/Balance(Condition='Account/Code eq ''41''')`, 400, 'NotFilledInResult', 'Condition', 0)
   await refused(t, `${MAIN}/Turnovers(Condition='BalancedAccount_Key eq ${W.w1}')`, 400, 'NotFilledInResult', 'Condition')
   await refused(t, `${MAIN}/Balance(Condition='Amount gt 1')`, 400, 'NotFilledInResult', 'Condition', 0)
-  await refused(t, `${MAIN}/BalanceAndTurnovers(Condition='ExtDimension1 ne ${W.w1} and QuantityDr gt 1')`, 400, 'NotFilledInResult', 'Condition', 58)
+  await refused(
+    t,
+    `${MAIN}/BalanceAndTurnovers(Condition='ExtDimension1 ne ${W.w1} and QuantityDr gt 1')`,
+    400,
+    'NotFilledInResult',
+    'Condition',
+    58,
+  )
   await refused(t, `${MAIN}/Turnovers(Periodicity='Month',Condition='Recorder eq ${W.w1}')`, 400, 'NotFilledInResult', 'Condition')
   await refused(t, `${MAIN}/Balance(Condition='AccountDr_Key eq ${W.w1}')`, 400, 'InvalidParameter', 'Condition', 0)
-  await refused(t, `${MAIN}/Balance(ExtraDimensions='Products',Condition='ExtDimension2 eq ${W.w1}')`, 400, 'NotFilledInResult', 'Condition')
-  const records = await service.get(`${MAIN}/RecordsWithExtDimensions(Condition='AccountCr_Key ne ${W.w1} and Amount gt 1 and QuantityDr ge 0')`)
+  await refused(
+    t,
+    `${MAIN}/Balance(ExtraDimensions='Products',Condition='ExtDimension2 eq ${W.w1}')`,
+    400,
+    'NotFilledInResult',
+    'Condition',
+  )
+  const records = await service.get(
+    `${MAIN}/RecordsWithExtDimensions(Condition='AccountCr_Key ne ${W.w1} and Amount gt 1 and QuantityDr ge 0')`,
+  )
   t.equal(records.status, 200, records.text.slice(0, 200))
 })
 
@@ -123,11 +159,23 @@ t.test('AccountCondition and BalancedAccountCondition: expressions over the acco
 
 t.test('ExtraDimensions: known kinds, at most the chart maximum', async (t) => {
   await refused(t, `${MAIN}/Balance(ExtraDimensions='Colours')`, 400, 'InvalidParameter', 'ExtraDimensions')
-  await refused(t, `${MAIN}/Balance(ExtraDimensions='Products,Warehouses,Counterparties,Products')`, 400, 'InvalidParameter', 'ExtraDimensions')
+  await refused(
+    t,
+    `${MAIN}/Balance(ExtraDimensions='Products,Warehouses,Counterparties,Products')`,
+    400,
+    'InvalidParameter',
+    'ExtraDimensions',
+  )
   await refused(t, `${MAIN}/Balance(ExtraDimensions='Products,Products')`, 400, 'InvalidParameter', 'ExtraDimensions')
   await refused(t, `${MAIN}/Turnovers(BalancedExtraDimensions='Colours')`, 400, 'InvalidParameter', 'BalancedExtraDimensions')
   await refused(t, `${MAIN}/Balance(BalancedExtraDimensions='Products')`, 400, 'InvalidParameter', 'BalancedExtraDimensions')
-  await refused(t, `${MAIN}/Balance(ExtraDimensions='Products,Warehouses')?$select=ExtDimension3,AmountBalance`, 400, 'NotFilledInResult', '$select')
+  await refused(
+    t,
+    `${MAIN}/Balance(ExtraDimensions='Products,Warehouses')?$select=ExtDimension3,AmountBalance`,
+    400,
+    'NotFilledInResult',
+    '$select',
+  )
   await refused(t, `${MAIN}/Balance(Dimensions='Organization')?$select=Account_Key,AmountBalance`, 400, 'NotFilledInResult', '$select')
   await refused(t, `${MAIN}/Turnovers(Periodicity='Month')?$select=DayPeriod`, 400, 'NotFilledInResult', '$select')
   await refused(t, `${MAIN}/Turnovers(Periodicity='Monthly')`, 400, 'InvalidParameter', 'Periodicity')
@@ -142,12 +190,18 @@ t.test('Order and Top of RecordsWithExtDimensions', async (t) => {
   await refused(t, `${MAIN}/RecordsWithExtDimensions(Top=1000001)`, 400, 'InvalidParameter', 'Top')
   await refused(t, `${MAIN}/RecordsWithExtDimensions(Top=ten)`, 400, 'InvalidParameter', 'Top')
   await refused(t, `${MAIN}/Balance(Top=1)`, 400, 'InvalidParameter', 'Top')
-  t.equal((await service.values(`${MAIN}/RecordsWithExtDimensions(Top=1000000,Order='Period desc, Amount asc,Recorder')`)).length, 8, 'the largest Top, a checked Order: every active entry')
+  t.equal(
+    (await service.values(`${MAIN}/RecordsWithExtDimensions(Top=1000000,Order='Period desc, Amount asc,Recorder')`)).length,
+    8,
+    'the largest Top, a checked Order: every active entry',
+  )
   t.equal((await service.values(`${MAIN}/RecordsWithExtDimensions(Top=0)`)).length, 8, 'Top 0: no limit')
   t.equal((await service.values(`${MAIN}/RecordsWithExtDimensions()?Top=3`)).length, 3, 'Top in the query string')
 })
 
 t.test('a call without valid credentials is 401, like any read', async (t) => {
-  const response = await service.request('GET', `/odata/standard.odata/v4/${STOCK}/Balance()`, { headers: { Authorization: `Basic ${Buffer.from('demo:wrong').toString('base64')}` } })
+  const response = await service.request('GET', `/odata/standard.odata/v4/${STOCK}/Balance()`, {
+    headers: { Authorization: `Basic ${Buffer.from('demo:wrong').toString('base64')}` },
+  })
   t.equal(response.status, 401)
 })

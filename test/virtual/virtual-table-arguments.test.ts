@@ -13,7 +13,10 @@ const parse = (name: string, parentheses: string, query: Record<string, string> 
 const guid = '0f8fad5b-d9cb-469f-a165-70867728950e'
 
 t.test('values in the parentheses and in the query string', async (t) => {
-  const args = parse('Turnovers', "StartPeriod=datetime'2024-01-01T00:00:00',EndPeriod=2024-12-31T23:59:59Z,Periodicity='Month',Dimensions='Warehouse,Product_Key'")
+  const args = parse(
+    'Turnovers',
+    "StartPeriod=datetime'2024-01-01T00:00:00',EndPeriod=2024-12-31T23:59:59Z,Periodicity='Month',Dimensions='Warehouse,Product_Key'",
+  )
   t.equal(args.startPeriod, '2024-01-01 00:00:00')
   t.equal(args.endPeriod, '2024-12-31 23:59:59')
   t.equal(args.periodicity, 'Month')

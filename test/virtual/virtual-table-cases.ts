@@ -21,9 +21,23 @@ const balance = (w: string, p: string, quantity: number) => stock(w, p, { Quanti
 /** Stock turnovers: every amount in the fixture is ten times its quantity. */
 const turnover = (w: string, p: string, receipt: number, expense: number, period: Record<string, unknown> = {}) => ({
   ...period,
-  ...stock(w, p, { QuantityReceipt: receipt, QuantityExpense: expense, QuantityTurnover: receipt - expense, AmountReceipt: receipt * 10, AmountExpense: expense * 10, AmountTurnover: (receipt - expense) * 10 }),
+  ...stock(w, p, {
+    QuantityReceipt: receipt,
+    QuantityExpense: expense,
+    QuantityTurnover: receipt - expense,
+    AmountReceipt: receipt * 10,
+    AmountExpense: expense * 10,
+    AmountTurnover: (receipt - expense) * 10,
+  }),
 })
-const balanceAndTurnover = (w: string, p: string, opening: number, receipt: number, expense: number, period: Record<string, unknown> = {}) => ({
+const balanceAndTurnover = (
+  w: string,
+  p: string,
+  opening: number,
+  receipt: number,
+  expense: number,
+  period: Record<string, unknown> = {},
+) => ({
   ...period,
   ...stock(w, p, {
     QuantityOpeningBalance: opening,
@@ -38,7 +52,12 @@ const balanceAndTurnover = (w: string, p: string, opening: number, receipt: numb
     AmountClosingBalance: (opening + receipt - expense) * 10,
   }),
 })
-const price = (period: string, product: string, type: string, value: number) => ({ Period: at(period), Product_Key: product, PriceType: type, Price: value })
+const price = (period: string, product: string, type: string, value: number) => ({
+  Period: at(period),
+  Product_Key: product,
+  PriceType: type,
+  Price: value,
+})
 
 const STOCK = 'AccumulationRegister_Stock'
 const SALES = 'AccumulationRegister_Sales'
@@ -120,7 +139,13 @@ export const VIRTUAL_TABLE_CASES: readonly VirtualTableCase[] = [
     name: 'Turnovers() of everything',
     function: 'Turnovers',
     path: `${STOCK}/Turnovers()`,
-    rows: [turnover(W.w1, P.p1, 16, 4), turnover(W.w1, P.p2, 5, 5), turnover(W.w1, P.p3, 1, 0), turnover(W.w2, P.p1, 7, 3), turnover(W.w2, P.p2, 4, 0)],
+    rows: [
+      turnover(W.w1, P.p1, 16, 4),
+      turnover(W.w1, P.p2, 5, 5),
+      turnover(W.w1, P.p3, 1, 0),
+      turnover(W.w2, P.p1, 7, 3),
+      turnover(W.w2, P.p2, 4, 0),
+    ],
   },
   {
     name: 'both bounds are included (the first instant of February, the last second of March)',
@@ -139,7 +164,10 @@ export const VIRTUAL_TABLE_CASES: readonly VirtualTableCase[] = [
     name: 'weeks start on Monday; the first week is clamped to StartPeriod',
     function: 'Turnovers',
     path: `${STOCK}/Turnovers(StartPeriod=datetime'2024-03-27T00:00:00',EndPeriod=datetime'2024-04-07T00:00:00',Periodicity='Week')`,
-    rows: [turnover(W.w1, P.p1, 0, 1, { WeekPeriod: at('2024-03-27 00:00:00') }), turnover(W.w1, P.p1, 6, 0, { WeekPeriod: at('2024-04-01 00:00:00') })],
+    rows: [
+      turnover(W.w1, P.p1, 0, 1, { WeekPeriod: at('2024-03-27 00:00:00') }),
+      turnover(W.w1, P.p1, 6, 0, { WeekPeriod: at('2024-04-01 00:00:00') }),
+    ],
   },
   {
     name: 'ten-day periods: the 10th at 23:59:59, the 11th, the 31st',
@@ -155,7 +183,10 @@ export const VIRTUAL_TABLE_CASES: readonly VirtualTableCase[] = [
     name: 'half-years start in January and July; the first is clamped to StartPeriod',
     function: 'Turnovers',
     path: `${STOCK}/Turnovers(StartPeriod=datetime'2024-06-01T00:00:00',EndPeriod=datetime'2024-07-31T23:59:59',Periodicity='HalfYear')`,
-    rows: [turnover(W.w2, P.p1, 0, 1, { HalfYearPeriod: at('2024-06-01 00:00:00') }), turnover(W.w1, P.p3, 1, 0, { HalfYearPeriod: at('2024-07-01 00:00:00') })],
+    rows: [
+      turnover(W.w2, P.p1, 0, 1, { HalfYearPeriod: at('2024-06-01 00:00:00') }),
+      turnover(W.w1, P.p3, 1, 0, { HalfYearPeriod: at('2024-07-01 00:00:00') }),
+    ],
   },
   {
     // January from the middle (partial month: movements), February whole (totals), March up to the 15th.
@@ -250,7 +281,12 @@ export const VIRTUAL_TABLE_CASES: readonly VirtualTableCase[] = [
     name: 'BalanceAndTurnovers over two months, no periodicity',
     function: 'BalanceAndTurnovers',
     path: `${STOCK}/BalanceAndTurnovers(StartPeriod=datetime'2024-02-01T00:00:00',EndPeriod=datetime'2024-03-31T23:59:59')`,
-    rows: [balanceAndTurnover(W.w1, P.p1, 10, 0, 4), balanceAndTurnover(W.w1, P.p2, 5, 0, 5), balanceAndTurnover(W.w2, P.p1, 7, 0, 2), balanceAndTurnover(W.w2, P.p2, 0, 4, 0)],
+    rows: [
+      balanceAndTurnover(W.w1, P.p1, 10, 0, 4),
+      balanceAndTurnover(W.w1, P.p2, 5, 0, 5),
+      balanceAndTurnover(W.w2, P.p1, 7, 0, 2),
+      balanceAndTurnover(W.w2, P.p2, 0, 4, 0),
+    ],
   },
   {
     // W2/P1 has no February movements: its March opening is its balance at 1 February, 7.
@@ -307,7 +343,11 @@ export const VIRTUAL_TABLE_CASES: readonly VirtualTableCase[] = [
     name: 'SliceLast(): the latest record per dimension combination',
     function: 'SliceLast',
     path: `${PRICES}/SliceLast()`,
-    rows: [price('2024-01-15 00:00:00', P.p1, 'Wholesale', 8), price('2024-02-10 00:00:00', P.p2, 'Retail', 20), price('2024-03-01 00:00:00', P.p1, 'Retail', 12)],
+    rows: [
+      price('2024-01-15 00:00:00', P.p1, 'Wholesale', 8),
+      price('2024-02-10 00:00:00', P.p2, 'Retail', 20),
+      price('2024-03-01 00:00:00', P.p1, 'Retail', 12),
+    ],
   },
   {
     name: 'a record at exactly Period is in SliceLast',
@@ -337,7 +377,11 @@ export const VIRTUAL_TABLE_CASES: readonly VirtualTableCase[] = [
     name: 'SliceFirst: the least period at or after Period (the Wholesale record is at exactly Period)',
     function: 'SliceFirst',
     path: `${PRICES}/SliceFirst(Period=datetime'2024-01-15T00:00:00')`,
-    rows: [price('2024-01-15 00:00:00', P.p1, 'Wholesale', 8), price('2024-02-01 00:00:00', P.p1, 'Retail', 11), price('2024-02-10 00:00:00', P.p2, 'Retail', 20)],
+    rows: [
+      price('2024-01-15 00:00:00', P.p1, 'Wholesale', 8),
+      price('2024-02-01 00:00:00', P.p1, 'Retail', 11),
+      price('2024-02-10 00:00:00', P.p2, 'Retail', 20),
+    ],
   },
   {
     name: 'a register with Cyrillic names (exchange rates), the Condition on a Cyrillic dimension',
@@ -349,7 +393,11 @@ export const VIRTUAL_TABLE_CASES: readonly VirtualTableCase[] = [
     name: 'SliceFirst(): the earliest',
     function: 'SliceFirst',
     path: `${PRICES}/SliceFirst()`,
-    rows: [price('2024-01-01 00:00:00', P.p1, 'Retail', 10), price('2024-01-15 00:00:00', P.p1, 'Wholesale', 8), price('2024-02-10 00:00:00', P.p2, 'Retail', 20)],
+    rows: [
+      price('2024-01-01 00:00:00', P.p1, 'Retail', 10),
+      price('2024-01-15 00:00:00', P.p1, 'Wholesale', 8),
+      price('2024-02-10 00:00:00', P.p2, 'Retail', 20),
+    ],
   },
   // --- Accounting registers (accounting-cases.ts) ---------------------------------------------------
   ...ACCOUNTING_CASES,

@@ -9,7 +9,11 @@ const service = await startVirtualService('virtual_cases')
 t.teardown(() => service.close())
 
 t.test('every implementation has cases', async (t) => {
-  for (const table of VIRTUAL_TABLES) t.ok(VIRTUAL_TABLE_CASES.some((c) => c.function === table.name), `${table.name} is in the case table`)
+  for (const table of VIRTUAL_TABLES)
+    t.ok(
+      VIRTUAL_TABLE_CASES.some((c) => c.function === table.name),
+      `${table.name} is in the case table`,
+    )
 })
 
 for (const testCase of VIRTUAL_TABLE_CASES) {

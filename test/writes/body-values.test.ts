@@ -53,12 +53,25 @@ t.test('strings, GUIDs, booleans, date-times and integers', async (t) => {
   refused(t, () => storedValue(property(products, 'Unit'), '😀'.repeat(11), 'Unit'), 'InvalidValue', 'Unit', 'eleven astral characters')
   refused(t, () => storedValue(property(products, 'Unit'), 'a\ud800b', 'Unit'), 'InvalidValue', 'Unit', 'lone surrogate')
   refused(t, () => storedValue(property(products, 'Code'), 12, 'Code'), 'InvalidValue', 'Code', 'a number for a string')
-  t.equal(storedValue(property(products, 'Ref_Key'), 'ABCDEF01-2345-4789-ABCD-0123456789AB', 'Ref_Key'), 'abcdef01-2345-4789-abcd-0123456789ab')
+  t.equal(
+    storedValue(property(products, 'Ref_Key'), 'ABCDEF01-2345-4789-ABCD-0123456789AB', 'Ref_Key'),
+    'abcdef01-2345-4789-abcd-0123456789ab',
+  )
   refused(t, () => storedValue(property(products, 'Ref_Key'), 'abcdef01-2345', 'Ref_Key'), 'InvalidValue', 'Ref_Key', 'short GUID')
   refused(t, () => storedValue(property(products, 'Ref_Key'), null, 'Ref_Key'), 'InvalidValue', 'Ref_Key', 'null key')
-  t.equal(storedValue(property(receipt, 'Warehouse_Key'), null, 'Warehouse_Key'), '00000000-0000-0000-0000-000000000000', 'null reference is the empty reference')
+  t.equal(
+    storedValue(property(receipt, 'Warehouse_Key'), null, 'Warehouse_Key'),
+    '00000000-0000-0000-0000-000000000000',
+    'null reference is the empty reference',
+  )
   t.equal(storedValue(property(products, 'DeletionMark'), true, 'DeletionMark'), 1)
-  refused(t, () => storedValue(property(products, 'DeletionMark'), 'true', 'DeletionMark'), 'InvalidValue', 'DeletionMark', 'a string for a boolean')
+  refused(
+    t,
+    () => storedValue(property(products, 'DeletionMark'), 'true', 'DeletionMark'),
+    'InvalidValue',
+    'DeletionMark',
+    'a string for a boolean',
+  )
   t.equal(storedValue(property(receipt, 'Date'), '2024-01-31T10:00:00+03:00', 'Date'), '2024-01-31 07:00:00', 'offsets are turned into UTC')
   t.equal(storedValue(property(receipt, 'Date'), '2024-01-31T10:00:00', 'Date'), '2024-01-31 10:00:00', 'no offset is UTC')
   refused(t, () => storedValue(property(receipt, 'Date'), '2024-02-30T00:00:00', 'Date'), 'InvalidValue', 'Date', 'no such day')
@@ -67,20 +80,77 @@ t.test('strings, GUIDs, booleans, date-times and integers', async (t) => {
   refused(t, () => storedValue(property(goods, 'LineNumber'), 1.5, 'LineNumber'), 'InvalidValue', 'LineNumber', 'a fraction for an integer')
   const recordType = model.entitySetByName.get('AccumulationRegister_Stock_RecordType')!
   t.equal(storedValue(property(recordType, 'RecordType'), 'Expense', 'RecordType'), 'Expense')
-  refused(t, () => storedValue(property(recordType, 'RecordType'), 'expense', 'RecordType'), 'InvalidValue', 'RecordType', 'enum values are case-sensitive')
+  refused(
+    t,
+    () => storedValue(property(recordType, 'RecordType'), 'expense', 'RecordType'),
+    'InvalidValue',
+    'RecordType',
+    'enum values are case-sensitive',
+  )
 })
 
 t.test('references by X_Key or X@odata.bind; unknown properties are ignored', async (t) => {
   const key = '6f0d4a8e-9b1c-4c1e-8f00-0123456789ab'
-  for (const address of [`Catalog_Warehouses(guid'${key}')`, `Catalog_Warehouses(${key})`, `Catalog_Warehouses(Ref_Key=guid'${key}')`, `http://host/api/v4/Catalog_Warehouses(${key})`, `/odata/standard.odata/v4/Catalog_Warehouses(${key.toUpperCase()})`]) {
+  for (const address of [
+    `Catalog_Warehouses(guid'${key}')`,
+    `Catalog_Warehouses(${key})`,
+    `Catalog_Warehouses(Ref_Key=guid'${key}')`,
+    `http://host/api/v4/Catalog_Warehouses(${key})`,
+    `/odata/standard.odata/v4/Catalog_Warehouses(${key.toUpperCase()})`,
+  ]) {
     t.equal(bindReference(model, 'Catalog_Warehouses', address, 'Warehouse@odata.bind'), key, address)
   }
-  refused(t, () => bindReference(model, 'Catalog_Warehouses', `Catalog_Products(${key})`, 'Warehouse@odata.bind'), 'InvalidValue', 'Warehouse@odata.bind', 'another set')
-  refused(t, () => bindReference(model, 'Catalog_Warehouses', 'Catalog_Warehouses(guid\'nope\')', 'Warehouse@odata.bind'), 'InvalidValue', 'Warehouse@odata.bind', 'bad key')
-  refused(t, () => bindReference(model, 'Catalog_Warehouses', 42, 'Warehouse@odata.bind'), 'InvalidValue', 'Warehouse@odata.bind', 'not a string')
-  const values = readProperties(model, { 'Warehouse@odata.bind': `Catalog_Warehouses(${key})`, Colour: 'red', '@odata.etag': 'W/"1"', 'Number@odata.type': '#String', Number: 'N1' }, objectWritable(receipt))
-  t.same([...values], [['Number', 'N1'], ['Warehouse_Key', key]])
-  refused(t, () => readProperties(model, { Warehouse_Key: key, 'Warehouse@odata.bind': 'Catalog_Warehouses(00000000-0000-4000-8000-000000000001)' }, objectWritable(receipt)), 'InvalidValue', 'Warehouse@odata.bind', 'two different references')
+  refused(
+    t,
+    () => bindReference(model, 'Catalog_Warehouses', `Catalog_Products(${key})`, 'Warehouse@odata.bind'),
+    'InvalidValue',
+    'Warehouse@odata.bind',
+    'another set',
+  )
+  refused(
+    t,
+    () => bindReference(model, 'Catalog_Warehouses', "Catalog_Warehouses(guid'nope')", 'Warehouse@odata.bind'),
+    'InvalidValue',
+    'Warehouse@odata.bind',
+    'bad key',
+  )
+  refused(
+    t,
+    () => bindReference(model, 'Catalog_Warehouses', 42, 'Warehouse@odata.bind'),
+    'InvalidValue',
+    'Warehouse@odata.bind',
+    'not a string',
+  )
+  const values = readProperties(
+    model,
+    {
+      'Warehouse@odata.bind': `Catalog_Warehouses(${key})`,
+      Colour: 'red',
+      '@odata.etag': 'W/"1"',
+      'Number@odata.type': '#String',
+      Number: 'N1',
+    },
+    objectWritable(receipt),
+  )
+  t.same(
+    [...values],
+    [
+      ['Number', 'N1'],
+      ['Warehouse_Key', key],
+    ],
+  )
+  refused(
+    t,
+    () =>
+      readProperties(
+        model,
+        { Warehouse_Key: key, 'Warehouse@odata.bind': 'Catalog_Warehouses(00000000-0000-4000-8000-000000000001)' },
+        objectWritable(receipt),
+      ),
+    'InvalidValue',
+    'Warehouse@odata.bind',
+    'two different references',
+  )
   const posted = readProperties(model, { Posted: true, DataVersion: 'x', Ref_Key: key }, objectWritable(receipt))
   t.equal(posted.size, 0, 'Posted, DataVersion and Ref_Key are not writable properties')
 })

@@ -16,7 +16,12 @@ const DOCUMENTS_PER_CLIENT = 8
 t.test(`${CLIENTS} clients posting documents into one warehouse and product at once`, async (t) => {
   const product = f.products[0]!
   const warehouse = f.warehouses[0]!
-  const balanceRow = () => rows<{ q: string; a: string }>(pool, "SELECT Quantity AS q, Amount AS a FROM ar_Stock__totals WHERE Period = '2026-02-01' AND Warehouse_Key = ? AND Product_Key = ?", [warehouse, product])
+  const balanceRow = () =>
+    rows<{ q: string; a: string }>(
+      pool,
+      "SELECT Quantity AS q, Amount AS a FROM ar_Stock__totals WHERE Period = '2026-02-01' AND Warehouse_Key = ? AND Product_Key = ?",
+      [warehouse, product],
+    )
   t.same(await balanceRow(), [], 'the month starts empty')
   // Each client creates its documents first, then they all post at the same moment.
   const created: { kind: string; key: string; quantity: number }[][] = []
@@ -27,7 +32,10 @@ t.test(`${CLIENTS} clients posting documents into one warehouse and product at o
       const quantity = c * 100 + d + 1
       // Two rows each: the same product twice, and another product that other documents share too.
       const body = documentBody(f, { rows: 1, product, warehouse, quantity, date: `2026-02-${String(1 + d).padStart(2, '0')}T10:00:00Z` })
-      ;(body.Goods as unknown[]).push({ Product_Key: product, Quantity: 1, Amount: 1 }, { Product_Key: f.products[1], Quantity: 2, Amount: 2 })
+      ;(body.Goods as unknown[]).push(
+        { Product_Key: product, Quantity: 1, Amount: 1 },
+        { Product_Key: f.products[1], Quantity: 2, Amount: 2 },
+      )
       const response = await client.request('POST', `Document_${kind}`, body)
       mine.push({ kind, key: response.json().Ref_Key, quantity })
     }
@@ -38,7 +46,9 @@ t.test(`${CLIENTS} clients posting documents into one warehouse and product at o
       const seen: number[] = []
       for (const d of mine) {
         // rawRequest opens a connection of its own for every request (agent: false): truly parallel.
-        const response = await rawRequest(client.service.port, 'POST', `/odata/standard.odata/v4/Document_${d.kind}(${d.key})/Post`, { headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` } })
+        const response = await rawRequest(client.service.port, 'POST', `/odata/standard.odata/v4/Document_${d.kind}(${d.key})/Post`, {
+          headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` },
+        })
         seen.push(response.status)
       }
       return seen
@@ -47,10 +57,23 @@ t.test(`${CLIENTS} clients posting documents into one warehouse and product at o
   t.same(statuses.flat(), Array(CLIENTS * DOCUMENTS_PER_CLIENT).fill(204), 'every post succeeded (no deadlock reached a client)')
   const all = created.flat()
   const expected = all.reduce((sum, d) => sum + (d.kind === 'GoodsReceipt' ? 1 : -1) * (d.quantity + 1), 0)
-  t.equal(await count(pool, "SELECT COUNT(*) FROM ar_Stock WHERE Period >= '2026-02-01' AND Period < '2026-03-01'"), all.length * 3, 'every movement is there')
-  t.equal(Number(await count(pool, "SELECT SUM(IF(RecordType = 'Receipt', Quantity, -Quantity)) FROM ar_Stock WHERE Period >= '2026-02-01' AND Period < '2026-03-01' AND Product_Key = ?", [product])), expected)
+  t.equal(
+    await count(pool, "SELECT COUNT(*) FROM ar_Stock WHERE Period >= '2026-02-01' AND Period < '2026-03-01'"),
+    all.length * 3,
+    'every movement is there',
+  )
+  t.equal(
+    Number(
+      await count(
+        pool,
+        "SELECT SUM(IF(RecordType = 'Receipt', Quantity, -Quantity)) FROM ar_Stock WHERE Period >= '2026-02-01' AND Period < '2026-03-01' AND Product_Key = ?",
+        [product],
+      ),
+    ),
+    expected,
+  )
   const [row] = await balanceRow()
-  t.equal(Number(row!.q), expected, 'the shared totals row has every document\'s quantity: no lost update')
+  t.equal(Number(row!.q), expected, "the shared totals row has every document's quantity: no lost update")
   const { kept, recomputed } = await totalsAgainstRecomputation(pool, model)
   t.same(kept, recomputed, 'all totals equal a recomputation')
 })

@@ -18,29 +18,62 @@ t.test('POST creates a catalog item with a server-made key: 201, Location, ETag,
   t.equal(response.headers.location, `http://127.0.0.1:${client.service.port}/odata/standard.odata/v4/Catalog_Products(${body.Ref_Key})`)
   t.equal(response.headers.etag, `W/"${body.DataVersion}"`)
   t.equal(body['@odata.etag'], response.headers.etag)
-  t.same({ Code: body.Code, Description: body.Description, Article: body.Article, Unit: body.Unit, DeletionMark: body.DeletionMark }, { Code: 'NEW-1', Description: 'Новый товар', Article: 'A-1', Unit: '', DeletionMark: false })
+  t.same(
+    { Code: body.Code, Description: body.Description, Article: body.Article, Unit: body.Unit, DeletionMark: body.DeletionMark },
+    { Code: 'NEW-1', Description: 'Новый товар', Article: 'A-1', Unit: '', DeletionMark: false },
+  )
   // Unknown properties: test/writes/unknown-properties.test.ts (400, or ignored in the lenient mode).
   t.equal(await count(pool, 'SELECT COUNT(*) FROM c_Products'), before + 1)
   const [stored] = await rows(pool, 'SELECT * FROM c_Products WHERE Ref_Key = ?', [body.Ref_Key])
-  t.same(stored, { Ref_Key: body.Ref_Key, DataVersion: body.DataVersion, DeletionMark: 0, Code: 'NEW-1', Description: 'Новый товар', Article: 'A-1', Unit: '' })
+  t.same(stored, {
+    Ref_Key: body.Ref_Key,
+    DataVersion: body.DataVersion,
+    DeletionMark: 0,
+    Code: 'NEW-1',
+    Description: 'Новый товар',
+    Article: 'A-1',
+    Unit: '',
+  })
   const read = await client.request('GET', `Catalog_Products(${body.Ref_Key})`)
   t.same(read.json(), body, 'a later GET returns the same entity')
 })
 
 t.test('POST with a client-given Ref_Key; the same key again is 409, or 412 with If-None-Match: *', async (t) => {
-  const created = await client.request('POST', 'Catalog_Warehouses', { Ref_Key: NEW_KEY.toUpperCase(), Code: 'W-NEW', Description: 'Warehouse' })
+  const created = await client.request('POST', 'Catalog_Warehouses', {
+    Ref_Key: NEW_KEY.toUpperCase(),
+    Code: 'W-NEW',
+    Description: 'Warehouse',
+  })
   t.equal(created.status, 201)
   t.equal(created.json().Ref_Key, NEW_KEY, 'stored lowercase')
   const conflict = await client.request('POST', 'Catalog_Warehouses', { Ref_Key: NEW_KEY, Code: 'W-OTHER', Description: 'Other' })
   t.equal(conflict.status, 409)
   t.equal(conflict.json().error.code, 'Conflict')
-  const precondition = await client.request('POST', 'Catalog_Warehouses', { Ref_Key: NEW_KEY, Code: 'W-OTHER', Description: 'Other' }, { 'If-None-Match': '*' })
+  const precondition = await client.request(
+    'POST',
+    'Catalog_Warehouses',
+    { Ref_Key: NEW_KEY, Code: 'W-OTHER', Description: 'Other' },
+    { 'If-None-Match': '*' },
+  )
   t.equal(precondition.status, 412)
   t.equal(precondition.json().error.code, 'PreconditionFailed')
-  t.same(await rows(pool, 'SELECT Code FROM c_Warehouses WHERE Ref_Key = ?', [NEW_KEY]), [{ Code: 'W-NEW' }], 'the first one stays as it was')
-  const fresh = await client.request('POST', 'Catalog_Warehouses', { Ref_Key: '5a8f0c2e-1d3b-4e6f-8a9b-0c1d2e3f4a5c', Code: 'W-2', Description: 'x' }, { 'If-None-Match': '*' })
+  t.same(
+    await rows(pool, 'SELECT Code FROM c_Warehouses WHERE Ref_Key = ?', [NEW_KEY]),
+    [{ Code: 'W-NEW' }],
+    'the first one stays as it was',
+  )
+  const fresh = await client.request(
+    'POST',
+    'Catalog_Warehouses',
+    { Ref_Key: '5a8f0c2e-1d3b-4e6f-8a9b-0c1d2e3f4a5c', Code: 'W-2', Description: 'x' },
+    { 'If-None-Match': '*' },
+  )
   t.equal(fresh.status, 201, 'If-None-Match: * with a new key creates')
-  const zero = await client.request('POST', 'Catalog_Warehouses', { Ref_Key: '00000000-0000-0000-0000-000000000000', Code: 'Z', Description: 'z' })
+  const zero = await client.request('POST', 'Catalog_Warehouses', {
+    Ref_Key: '00000000-0000-0000-0000-000000000000',
+    Code: 'Z',
+    Description: 'z',
+  })
   t.equal(zero.status, 400, 'the empty reference is no key')
 })
 
@@ -69,35 +102,84 @@ t.test('wrong types and values out of range are 400 naming the property, and not
   t.equal(xml.status, 415)
   t.equal(xml.json().error.code, 'UnsupportedMediaType')
   t.equal(await count(pool, 'SELECT COUNT(*) FROM c_Products'), before, 'nothing was written')
-  const reader = await client.service.request('POST', '/odata/standard.odata/v4/Catalog_Products', { headers: { Authorization: `Basic ${Buffer.from('reader:reader').toString('base64')}`, 'Content-Type': 'application/json' }, body: '{"Code":"R"}' })
+  const reader = await client.service.request('POST', '/odata/standard.odata/v4/Catalog_Products', {
+    headers: { Authorization: `Basic ${Buffer.from('reader:reader').toString('base64')}`, 'Content-Type': 'application/json' },
+    body: '{"Code":"R"}',
+  })
   t.equal(reader.status, 403, 'a read-only profile may not write')
   t.equal(await count(pool, 'SELECT COUNT(*) FROM c_Products'), before)
 })
 
 t.test('PATCH merges, PUT replaces; DataVersion changes on every write; If-Match guards both', async (t) => {
-  const created = (await client.request('POST', 'Catalog_Counterparties', { Code: 'C-1', Description: 'First', TaxId: '7700000001' })).json()
+  const created = (
+    await client.request('POST', 'Catalog_Counterparties', { Code: 'C-1', Description: 'First', TaxId: '7700000001' })
+  ).json()
   const key = created.Ref_Key
-  const patched = await client.request('PATCH', `Catalog_Counterparties(guid'${key}')`, { Description: 'Renamed', Code: undefined }, { 'If-Match': created['@odata.etag'] })
+  const patched = await client.request(
+    'PATCH',
+    `Catalog_Counterparties(guid'${key}')`,
+    { Description: 'Renamed', Code: undefined },
+    { 'If-Match': created['@odata.etag'] },
+  )
   t.equal(patched.status, 200)
-  t.same({ Code: patched.json().Code, Description: patched.json().Description, TaxId: patched.json().TaxId }, { Code: 'C-1', Description: 'Renamed', TaxId: '7700000001' }, 'PATCH keeps what it does not name')
+  t.same(
+    { Code: patched.json().Code, Description: patched.json().Description, TaxId: patched.json().TaxId },
+    { Code: 'C-1', Description: 'Renamed', TaxId: '7700000001' },
+    'PATCH keeps what it does not name',
+  )
   t.not(patched.json().DataVersion, created.DataVersion, 'a new DataVersion')
   t.equal(patched.headers.etag, `W/"${patched.json().DataVersion}"`)
 
-  const stale = await client.request('PATCH', `Catalog_Counterparties(${key})`, { Description: 'Lost update' }, { 'If-Match': created['@odata.etag'] })
+  const stale = await client.request(
+    'PATCH',
+    `Catalog_Counterparties(${key})`,
+    { Description: 'Lost update' },
+    { 'If-Match': created['@odata.etag'] },
+  )
   t.equal(stale.status, 412, 'an old ETag is refused')
   t.equal(stale.json().error.code, 'PreconditionFailed')
-  t.same(await rows(pool, 'SELECT Description, DataVersion FROM c_Counterparties WHERE Ref_Key = ?', [key]), [{ Description: 'Renamed', DataVersion: patched.json().DataVersion }], 'nothing changed')
+  t.same(
+    await rows(pool, 'SELECT Description, DataVersion FROM c_Counterparties WHERE Ref_Key = ?', [key]),
+    [{ Description: 'Renamed', DataVersion: patched.json().DataVersion }],
+    'nothing changed',
+  )
 
-  const replaced = await client.request('PUT', `Catalog_Counterparties(${key})`, { Description: 'Replaced', Ref_Key: '00000000-0000-4000-8000-000000000009' }, { 'If-Match': '*' })
+  const replaced = await client.request(
+    'PUT',
+    `Catalog_Counterparties(${key})`,
+    { Description: 'Replaced', Ref_Key: '00000000-0000-4000-8000-000000000009' },
+    { 'If-Match': '*' },
+  )
   t.equal(replaced.status, 200)
-  t.same({ Ref_Key: replaced.json().Ref_Key, Code: replaced.json().Code, Description: replaced.json().Description, TaxId: replaced.json().TaxId }, { Ref_Key: key, Code: '', Description: 'Replaced', TaxId: '' }, 'PUT resets what it does not give; the key comes from the URL')
-  t.same(await rows(pool, 'SELECT Code, Description, TaxId FROM c_Counterparties WHERE Ref_Key = ?', [key]), [{ Code: '', Description: 'Replaced', TaxId: '' }])
+  t.same(
+    {
+      Ref_Key: replaced.json().Ref_Key,
+      Code: replaced.json().Code,
+      Description: replaced.json().Description,
+      TaxId: replaced.json().TaxId,
+    },
+    { Ref_Key: key, Code: '', Description: 'Replaced', TaxId: '' },
+    'PUT resets what it does not give; the key comes from the URL',
+  )
+  t.same(await rows(pool, 'SELECT Code, Description, TaxId FROM c_Counterparties WHERE Ref_Key = ?', [key]), [
+    { Code: '', Description: 'Replaced', TaxId: '' },
+  ])
 
-  const weak = await client.request('PATCH', `Catalog_Counterparties(${key})`, { Code: 'C-2' }, { 'If-Match': `"x", ${replaced.headers.etag}` })
+  const weak = await client.request(
+    'PATCH',
+    `Catalog_Counterparties(${key})`,
+    { Code: 'C-2' },
+    { 'If-Match': `"x", ${replaced.headers.etag}` },
+  )
   t.equal(weak.status, 200, 'any tag of the list may match')
   const missing = await client.request('PATCH', 'Catalog_Counterparties(00000000-0000-4000-8000-00000000abcd)', { Code: 'x' })
   t.equal(missing.status, 404)
-  const missingStar = await client.request('PUT', 'Catalog_Counterparties(00000000-0000-4000-8000-00000000abcd)', { Code: 'x' }, { 'If-Match': '*' })
+  const missingStar = await client.request(
+    'PUT',
+    'Catalog_Counterparties(00000000-0000-4000-8000-00000000abcd)',
+    { Code: 'x' },
+    { 'If-Match': '*' },
+  )
   t.equal(missingStar.status, 404, 'no upsert through PUT')
   const badValue = await client.request('PATCH', `Catalog_Counterparties(${key})`, { TaxId: '1234567890123' })
   t.equal(badValue.status, 400)
@@ -128,7 +210,13 @@ t.test('documents: table parts written whole, LineNumber renumbered, references 
     Posted: true,
     Goods: [
       { LineNumber: 7, Product_Key: f.products[0], Quantity: 1.5, Price: '2.25', Amount: 3.38 },
-      { 'Product@odata.bind': `/odata/standard.odata/v4/Catalog_Products(${f.products[1]})`, Quantity: 2, Price: 1, Amount: 2, Ref_Key: NEW_KEY },
+      {
+        'Product@odata.bind': `/odata/standard.odata/v4/Catalog_Products(${f.products[1]})`,
+        Quantity: 2,
+        Price: 1,
+        Amount: 2,
+        Ref_Key: NEW_KEY,
+      },
     ],
   }
   const response = await client.request('POST', 'Document_GoodsReceipt', body)
@@ -139,26 +227,46 @@ t.test('documents: table parts written whole, LineNumber renumbered, references 
   t.equal(created.Warehouse_Key, f.warehouses[1])
   t.equal(created.Organization_Key, '00000000-0000-0000-0000-000000000000', 'an absent reference is empty')
   t.same(
-    created.Goods.map((row: Record<string, unknown>) => [row.Ref_Key, row.LineNumber, row.Product_Key, row.Quantity, row.Price, row.Amount]),
+    created.Goods.map((row: Record<string, unknown>) => [
+      row.Ref_Key,
+      row.LineNumber,
+      row.Product_Key,
+      row.Quantity,
+      row.Price,
+      row.Amount,
+    ]),
     [
       [created.Ref_Key, 1, f.products[0], 1.5, 2.25, 3.38],
       [created.Ref_Key, 2, f.products[1], 2, 1, 2],
     ],
     'the table part is in the response, renumbered, owned by the document',
   )
-  t.same(await rows(pool, 'SELECT LineNumber, Product_Key, Quantity, Amount FROM d_GoodsReceipt__Goods WHERE Ref_Key = ? ORDER BY LineNumber', [created.Ref_Key]), [
-    { LineNumber: 1, Product_Key: f.products[0], Quantity: '1.500', Amount: '3.38' },
-    { LineNumber: 2, Product_Key: f.products[1], Quantity: '2.000', Amount: '2.00' },
-  ])
+  t.same(
+    await rows(pool, 'SELECT LineNumber, Product_Key, Quantity, Amount FROM d_GoodsReceipt__Goods WHERE Ref_Key = ? ORDER BY LineNumber', [
+      created.Ref_Key,
+    ]),
+    [
+      { LineNumber: 1, Product_Key: f.products[0], Quantity: '1.500', Amount: '3.38' },
+      { LineNumber: 2, Product_Key: f.products[1], Quantity: '2.000', Amount: '2.00' },
+    ],
+  )
   t.equal(await count(pool, 'SELECT COUNT(*) FROM ar_Stock WHERE Recorder = ?', [created.Ref_Key]), 0, 'creating does not post')
 
   // PATCH without Goods keeps the rows; PATCH with Goods replaces them all.
   const patched = await client.request('PATCH', `Document_GoodsReceipt(${created.Ref_Key})`, { Comment: 'checked' })
   t.equal(patched.json().Goods.length, 2, 'an absent table part stays, and is in the response')
-  const replaced = await client.request('PATCH', `Document_GoodsReceipt(${created.Ref_Key})`, { Goods: [{ Product_Key: f.products[2], Quantity: 5, Amount: 50 }] })
+  const replaced = await client.request('PATCH', `Document_GoodsReceipt(${created.Ref_Key})`, {
+    Goods: [{ Product_Key: f.products[2], Quantity: 5, Amount: 50 }],
+  })
   t.equal(replaced.status, 200)
-  t.same(await rows(pool, 'SELECT LineNumber, Product_Key FROM d_GoodsReceipt__Goods WHERE Ref_Key = ?', [created.Ref_Key]), [{ LineNumber: 1, Product_Key: f.products[2] }])
-  const cleared = await client.request('PUT', `Document_GoodsReceipt(${created.Ref_Key})`, { Number: 'R-1', Date: '2024-03-16T00:00:00Z', Goods: [] })
+  t.same(await rows(pool, 'SELECT LineNumber, Product_Key FROM d_GoodsReceipt__Goods WHERE Ref_Key = ?', [created.Ref_Key]), [
+    { LineNumber: 1, Product_Key: f.products[2] },
+  ])
+  const cleared = await client.request('PUT', `Document_GoodsReceipt(${created.Ref_Key})`, {
+    Number: 'R-1',
+    Date: '2024-03-16T00:00:00Z',
+    Goods: [],
+  })
   t.equal(cleared.status, 200)
   t.same(cleared.json().Goods, [])
   t.equal(cleared.json().Comment, '', 'PUT reset the comment')
@@ -172,7 +280,10 @@ t.test('a bad value in a table part row refuses the whole document: nothing of i
     [(b) => ((b.Goods as Record<string, unknown>[])[1]!.Quantity = 1.2345), 'Goods/1/Quantity'],
     [(b) => ((b.Goods as Record<string, unknown>[])[0]!.Amount = 1e13), 'Goods/0/Amount'],
     [(b) => ((b.Goods as Record<string, unknown>[])[1]!.Product_Key = 'nope'), 'Goods/1/Product_Key'],
-    [(b) => ((b.Goods as Record<string, unknown>[])[0]!['Product@odata.bind'] = `Catalog_Warehouses(${f.warehouses[0]})`), 'Goods/0/Product@odata.bind'],
+    [
+      (b) => ((b.Goods as Record<string, unknown>[])[0]!['Product@odata.bind'] = `Catalog_Warehouses(${f.warehouses[0]})`),
+      'Goods/0/Product@odata.bind',
+    ],
     [(b) => (b.Goods = { Product_Key: f.products[0] }), 'Goods'],
     [(b) => (b.Goods = [1]), 'Goods/0'],
     [(b) => (b.Number = '123456789012'), 'Number'],
@@ -223,6 +334,8 @@ t.test('Cyrillic set names: the Location header is percent-encoded', async (t) =
   t.equal(response.status, 201)
   t.match(response.headers.location, /\/Catalog_%D0%9E%D1%80%D0%B3/)
   t.equal(response.json().Description, 'ООО Ромашка')
-  const read = await client.service.request('GET', new URL(response.headers.location!).pathname, { headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` } })
+  const read = await client.service.request('GET', new URL(response.headers.location!).pathname, {
+    headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` },
+  })
   t.equal(read.status, 200, 'the Location can be read back')
 })

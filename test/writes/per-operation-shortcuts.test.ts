@@ -15,21 +15,43 @@ const products = model.entitySetByName.get('Catalog_Products')!
 
 t.test('DataVersion: 8 random bytes in base64, all different, across refills of the pool', async (t) => {
   const versions = Array.from({ length: 3000 }, () => newDataVersion())
-  t.same(versions.filter((v) => Buffer.from(v, 'base64').length !== 8 || v.length !== 12), [], 'every one is eight bytes in base64')
+  t.same(
+    versions.filter((v) => Buffer.from(v, 'base64').length !== 8 || v.length !== 12),
+    [],
+    'every one is eight bytes in base64',
+  )
   t.equal(new Set(versions).size, versions.length, 'no version repeats')
 })
 
 function request(body: Buffer | undefined, json: unknown, contentType?: string): ServiceRequest {
   const headers = new Map<string, string>()
   if (contentType !== undefined) headers.set('content-type', contentType)
-  return { method: 'POST', path: { kind: 'collection', set: products } as never, query: { system: new Map(), custom: new Map() } as never, headers, body, json, subject: undefined as never, flavour: 'token' as never, serviceRoot: 'http://h/api/v4/' }
+  return {
+    method: 'POST',
+    path: { kind: 'collection', set: products } as never,
+    query: { system: new Map(), custom: new Map() } as never,
+    headers,
+    body,
+    json,
+    subject: undefined as never,
+    flavour: 'token' as never,
+    serviceRoot: 'http://h/api/v4/',
+  }
 }
 
 t.test('a body handed over parsed reads as its text does', async (t) => {
   const value = { Description: 'x', Article: 'a' }
   const text = Buffer.from(JSON.stringify(value))
-  t.same(parseJsonBody(request(text, value, 'application/json'), true), parseJsonBody(request(text, undefined, 'application/json'), true), 'same object')
-  for (const [label, given] of [['an array', [1]], ['a string', 's'], ['null', null]] as const) {
+  t.same(
+    parseJsonBody(request(text, value, 'application/json'), true),
+    parseJsonBody(request(text, undefined, 'application/json'), true),
+    'same object',
+  )
+  for (const [label, given] of [
+    ['an array', [1]],
+    ['a string', 's'],
+    ['null', null],
+  ] as const) {
     const bytes = Buffer.from(JSON.stringify(given))
     const parsedWay = (() => {
       try {
@@ -68,9 +90,17 @@ t.test('an entity writer kept per property list writes what a new one writes', a
   for (const ieee754Compatible of [false, true]) {
     const kept = entityWriterFor(products.properties, { ieee754Compatible })
     t.equal(entityWriterFor(products.properties, { ieee754Compatible }), kept, 'the same writer again')
-    t.equal(kept.write(row, '"@odata.etag":"x",'), createEntityWriter(products.properties, { ieee754Compatible }).write(row, '"@odata.etag":"x",'), `IEEE754Compatible=${ieee754Compatible}: same text`)
+    t.equal(
+      kept.write(row, '"@odata.etag":"x",'),
+      createEntityWriter(products.properties, { ieee754Compatible }).write(row, '"@odata.etag":"x",'),
+      `IEEE754Compatible=${ieee754Compatible}: same text`,
+    )
   }
-  t.not(entityWriterFor(products.properties, { ieee754Compatible: true }), entityWriterFor(products.properties, { ieee754Compatible: false }), 'one per format')
+  t.not(
+    entityWriterFor(products.properties, { ieee754Compatible: true }),
+    entityWriterFor(products.properties, { ieee754Compatible: false }),
+    'one per format',
+  )
 })
 
 t.test('a body handed over parsed is not turned back into text to be read', async (t) => {

@@ -25,14 +25,19 @@ t.test('a repeated create is answered from the store, and creates nothing more',
   t.equal(repeat.headers.location, first.headers.location)
   t.equal(repeat.headers.etag, first.headers.etag)
   t.equal(await count(pool, 'SELECT COUNT(*) FROM d_GoodsReceipt'), before, 'no second document')
-  t.same(await rows(pool, "SELECT subject, status FROM _repeatability WHERE request_id = 'create-0001'"), [{ subject: 'demo', status: 201 }])
+  t.same(await rows(pool, "SELECT subject, status FROM _repeatability WHERE request_id = 'create-0001'"), [
+    { subject: 'demo', status: 201 },
+  ])
 
   const other = await client.request('POST', 'Document_GoodsReceipt', documentBody(f, { rows: 1 }), headers)
   t.equal(other.status, 400, 'the same id for another request is refused')
   t.equal(other.headers['repeatability-result'], 'rejected')
   t.equal(await count(pool, 'SELECT COUNT(*) FROM d_GoodsReceipt'), before)
 
-  const token = await client.service.request('POST', '/api/v4/Document_GoodsReceipt', { headers: { Authorization: 'Bearer demo-token', 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  const token = await client.service.request('POST', '/api/v4/Document_GoodsReceipt', {
+    headers: { Authorization: 'Bearer demo-token', 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
   t.equal(token.status, 201, 'the same subject on the other root gets the kept response')
   t.equal(token.text, first.text)
 })
@@ -42,11 +47,17 @@ t.test('a repeated Post does not post twice; a refusal is kept too', async (t) =
   const headers = { 'Repeatability-Request-ID': `post-${created.Ref_Key}` }
   const first = await client.request('POST', `Document_GoodsSale(${created.Ref_Key})/Post`, undefined, headers)
   t.equal(first.status, 204)
-  const version = (await rows<{ DataVersion: string }>(pool, 'SELECT DataVersion FROM d_GoodsSale WHERE Ref_Key = ?', [created.Ref_Key]))[0]!.DataVersion
+  const version = (
+    await rows<{ DataVersion: string }>(pool, 'SELECT DataVersion FROM d_GoodsSale WHERE Ref_Key = ?', [created.Ref_Key])
+  )[0]!.DataVersion
   const repeat = await client.request('POST', `Document_GoodsSale(${created.Ref_Key})/Post`, undefined, headers)
   t.equal(repeat.status, 204)
   t.equal(repeat.headers.etag, first.headers.etag)
-  t.equal((await rows<{ DataVersion: string }>(pool, 'SELECT DataVersion FROM d_GoodsSale WHERE Ref_Key = ?', [created.Ref_Key]))[0]!.DataVersion, version, 'not posted again (the version would change)')
+  t.equal(
+    (await rows<{ DataVersion: string }>(pool, 'SELECT DataVersion FROM d_GoodsSale WHERE Ref_Key = ?', [created.Ref_Key]))[0]!.DataVersion,
+    version,
+    'not posted again (the version would change)',
+  )
 
   const refusedHeaders = { 'Repeatability-Request-ID': 'bad-create' }
   const refused = await client.request('POST', 'Catalog_Products', { Code: 'x'.repeat(40) }, refusedHeaders)
@@ -62,15 +73,28 @@ t.test('copies sent at the same moment run once', async (t) => {
   const results = await Promise.all(
     Array.from({ length: 6 }, () =>
       rawRequest(client.service.port, 'POST', '/odata/standard.odata/v4/Document_GoodsReceipt', {
-        headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'Content-Type': 'application/json', 'Repeatability-Request-ID': 'parallel-1' },
+        headers: {
+          Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`,
+          'Content-Type': 'application/json',
+          'Repeatability-Request-ID': 'parallel-1',
+        },
         body,
       }),
     ),
   )
-  t.same(results.map((r) => r.status), Array(6).fill(201))
+  t.same(
+    results.map((r) => r.status),
+    Array(6).fill(201),
+  )
   t.equal(new Set(results.map((r) => r.json().Ref_Key)).size, 1, 'every copy got the same document')
   t.equal(await count(pool, "SELECT COUNT(*) FROM d_GoodsReceipt WHERE Number = 'PARALLEL'"), 1)
-  t.equal(await count(pool, "SELECT COUNT(*) FROM d_GoodsReceipt__Goods g JOIN d_GoodsReceipt d ON d.Ref_Key = g.Ref_Key WHERE d.Number = 'PARALLEL'"), 3)
+  t.equal(
+    await count(
+      pool,
+      "SELECT COUNT(*) FROM d_GoodsReceipt__Goods g JOIN d_GoodsReceipt d ON d.Ref_Key = g.Ref_Key WHERE d.Number = 'PARALLEL'",
+    ),
+    3,
+  )
 })
 
 t.test('malformed or stale repeatability headers are rejected before anything runs', async (t) => {

@@ -24,9 +24,16 @@ const documents: Known[] = []
 // Few products and warehouses and three months, so that documents meet in the same totals rows.
 const product = () => f.products[random.int(0, 3)]!
 const warehouse = () => f.warehouses[random.int(0, 1)]!
-const date = () => `2024-0${random.int(1, 3)}-${String(random.int(1, 28)).padStart(2, '0')}T${String(random.int(0, 23)).padStart(2, '0')}:00:00Z`
+const date = () =>
+  `2024-0${random.int(1, 3)}-${String(random.int(1, 28)).padStart(2, '0')}T${String(random.int(0, 23)).padStart(2, '0')}:00:00Z`
 const quantity = () => Number((random.int(1, 50) + random.int(0, 999) / 1000).toFixed(3))
-const goods = () => Array.from({ length: random.int(0, 4) }, () => ({ Product_Key: product(), Quantity: quantity(), Price: 1, Amount: random.int(1, 100000) / 100 }))
+const goods = () =>
+  Array.from({ length: random.int(0, 4) }, () => ({
+    Product_Key: product(),
+    Quantity: quantity(),
+    Price: 1,
+    Amount: random.int(1, 100000) / 100,
+  }))
 
 async function expect(status: number, response: Promise<{ status: number; text: string }>, what: string): Promise<void> {
   const result = await response
@@ -36,7 +43,13 @@ async function expect(status: number, response: Promise<{ status: number; text: 
 const operations: Record<string, () => Promise<void>> = {
   async create() {
     const kind: Kind = random.next() < 0.5 ? 'GoodsReceipt' : 'GoodsSale'
-    const response = await client.request('POST', `Document_${kind}`, { Date: date(), Warehouse_Key: warehouse(), Counterparty_Key: f.counterparties[random.int(0, 2)], Organization_Key: f.organizations[0], Goods: goods() })
+    const response = await client.request('POST', `Document_${kind}`, {
+      Date: date(),
+      Warehouse_Key: warehouse(),
+      Counterparty_Key: f.counterparties[random.int(0, 2)],
+      Organization_Key: f.organizations[0],
+      Goods: goods(),
+    })
     if (response.status !== 201) throw new Error(`create: ${response.status} ${response.text}`)
     documents.push({ kind, key: response.json().Ref_Key })
   },
@@ -48,7 +61,11 @@ const operations: Record<string, () => Promise<void>> = {
   async repost() {
     if (documents.length === 0) return
     const d = random.pick(documents)
-    await expect(200, client.request('PATCH', `Document_${d.kind}(${d.key})`, { Date: date(), Warehouse_Key: warehouse(), Goods: goods() }), 'patch')
+    await expect(
+      200,
+      client.request('PATCH', `Document_${d.kind}(${d.key})`, { Date: date(), Warehouse_Key: warehouse(), Goods: goods() }),
+      'patch',
+    )
     await expect(204, client.request('POST', `Document_${d.kind}(${d.key})/Post`), 'repost')
   },
   async unpost() {
@@ -76,7 +93,11 @@ const operations: Record<string, () => Promise<void>> = {
       Amount: random.int(-1000, 1000) / 10,
     }))
     const type = d.kind === 'GoodsReceipt' ? RECEIPT_TYPE : SALE_TYPE
-    await expect(200, client.request('PUT', `AccumulationRegister_Stock(Recorder=${d.key},Recorder_Type='${type}')`, { RecordSet: records }), 'stock record set')
+    await expect(
+      200,
+      client.request('PUT', `AccumulationRegister_Stock(Recorder=${d.key},Recorder_Type='${type}')`, { RecordSet: records }),
+      'stock record set',
+    )
   },
   async accountingRecordSet() {
     if (documents.length === 0) return
@@ -94,10 +115,22 @@ const operations: Record<string, () => Promise<void>> = {
       QuantityCr: quantity(),
     }))
     const type = d.kind === 'GoodsReceipt' ? RECEIPT_TYPE : SALE_TYPE
-    await expect(200, client.request('PUT', `AccountingRegister_Main(Recorder=${d.key},Recorder_Type='${type}')`, { RecordSet: records }), 'accounting record set')
+    await expect(
+      200,
+      client.request('PUT', `AccountingRegister_Main(Recorder=${d.key},Recorder_Type='${type}')`, { RecordSet: records }),
+      'accounting record set',
+    )
   },
 }
-const weights: [string, number][] = [['create', 4], ['post', 4], ['repost', 3], ['unpost', 1], ['delete', 1], ['stockRecordSet', 2], ['accountingRecordSet', 1]]
+const weights: [string, number][] = [
+  ['create', 4],
+  ['post', 4],
+  ['repost', 3],
+  ['unpost', 1],
+  ['delete', 1],
+  ['stockRecordSet', 2],
+  ['accountingRecordSet', 1],
+]
 const total = weights.reduce((sum, [, w]) => sum + w, 0)
 
 t.test(`a random sequence of ${STEPS} writes (seed ${seed}) keeps totals equal to a recomputation`, async (t) => {
@@ -111,7 +144,10 @@ t.test(`a random sequence of ${STEPS} writes (seed ${seed}) keeps totals equal t
       // The comparison recomputes, which also resets the totals: later steps build on a clean state again.
       const { kept, recomputed } = await totalsAgainstRecomputation(client.pool, model)
       t.same(kept, recomputed, `after step ${step}`)
-      t.ok(Object.values(recomputed).some((lines) => lines.length > 0), 'the totals are not trivially empty')
+      t.ok(
+        Object.values(recomputed).some((lines) => lines.length > 0),
+        'the totals are not trivially empty',
+      )
     }
   }
   t.ok(done.post! > 0 && done.repost! > 0 && done.stockRecordSet! > 0, `every kind of write ran: ${JSON.stringify(done)}`)

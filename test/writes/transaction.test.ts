@@ -25,7 +25,9 @@ t.test('commit and rollback', async (t) => {
   try {
     const isolation = await runInTransaction(connection, async (tx) => {
       await tx.run('UPDATE cell SET v = v WHERE id = 1')
-      return tx.rows<{ level: string }>('SELECT trx_isolation_level AS level FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()')
+      return tx.rows<{ level: string }>(
+        'SELECT trx_isolation_level AS level FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()',
+      )
     })
     t.equal(isolation[0]!.level, 'READ COMMITTED', 'writes run READ COMMITTED')
     t.same((await connection.query('SELECT 1 AS one'))[0], [{ one: 1 }], 'a caller-owned connection stays usable and is not released')
@@ -67,6 +69,12 @@ t.test('a deadlock victim is retried whole and both transactions take effect', a
     },
     { attempts: 3 },
   )
-  t.ok(await always.then(() => false, (error: unknown) => isDeadlock(error)), 'the last deadlock reaches the caller')
+  t.ok(
+    await always.then(
+      () => false,
+      (error: unknown) => isDeadlock(error),
+    ),
+    'the last deadlock reaches the caller',
+  )
   t.equal(tries, 3, 'gives up after the configured attempts')
 })

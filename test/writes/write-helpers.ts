@@ -44,8 +44,14 @@ export interface Fixtures {
 }
 
 export async function fixtures(pool: Pool): Promise<Fixtures> {
-  const keys = async (table: string) => (await rows<{ Ref_Key: string }>(pool, `SELECT Ref_Key FROM \`${table}\` ORDER BY Code`)).map((r) => r.Ref_Key)
-  return { warehouses: await keys('c_Warehouses'), products: await keys('c_Products'), counterparties: await keys('c_Counterparties'), organizations: await keys('c_Организации') }
+  const keys = async (table: string) =>
+    (await rows<{ Ref_Key: string }>(pool, `SELECT Ref_Key FROM \`${table}\` ORDER BY Code`)).map((r) => r.Ref_Key)
+  return {
+    warehouses: await keys('c_Warehouses'),
+    products: await keys('c_Products'),
+    counterparties: await keys('c_Counterparties'),
+    organizations: await keys('c_Организации'),
+  }
 }
 
 /** Every totals table of the model, as sorted text lines, rows whose resources are all zero left out. */
@@ -65,14 +71,19 @@ function totalsTables(model: ServiceModel): { name: string; keyColumns: number }
   const tables: { name: string; keyColumns: number }[] = []
   for (const set of model.entitySets) {
     const source = set.source
-    if (source.type === 'accumulationRegister' && source.totalsTable) tables.push({ name: source.totalsTable, keyColumns: 1 + source.dimensions.length })
-    if (source.type === 'accountingRegister') tables.push({ name: source.totalsTable, keyColumns: 2 + 2 * source.maxExtDimensions + source.dimensions.length })
+    if (source.type === 'accumulationRegister' && source.totalsTable)
+      tables.push({ name: source.totalsTable, keyColumns: 1 + source.dimensions.length })
+    if (source.type === 'accountingRegister')
+      tables.push({ name: source.totalsTable, keyColumns: 2 + 2 * source.maxExtDimensions + source.dimensions.length })
   }
   return tables
 }
 
 /** The totals as kept by the writes, and as a recomputation from the movements makes them (which then stays). */
-export async function totalsAgainstRecomputation(pool: Pool, model: ServiceModel): Promise<{ kept: Record<string, string[]>; recomputed: Record<string, string[]> }> {
+export async function totalsAgainstRecomputation(
+  pool: Pool,
+  model: ServiceModel,
+): Promise<{ kept: Record<string, string[]>; recomputed: Record<string, string[]> }> {
   const kept = await totalsSnapshot(pool, model)
   const connection = await pool.getConnection()
   try {
@@ -89,7 +100,10 @@ export const RECEIPT_TYPE = 'StandardODATA.Document_GoodsReceipt'
 export const SALE_TYPE = 'StandardODATA.Document_GoodsSale'
 
 /** A document body with `rows` lines of Goods. */
-export function documentBody(f: Fixtures, options: { rows?: number; date?: string; product?: string; warehouse?: string; quantity?: number; extra?: Record<string, unknown> } = {}): Record<string, unknown> {
+export function documentBody(
+  f: Fixtures,
+  options: { rows?: number; date?: string; product?: string; warehouse?: string; quantity?: number; extra?: Record<string, unknown> } = {},
+): Record<string, unknown> {
   const rows = options.rows ?? 2
   return {
     Number: 'T-1',

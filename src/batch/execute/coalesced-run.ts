@@ -25,12 +25,17 @@ function plain(planned: PlannedOperation): boolean {
 function isEmptyBody(planned: PlannedOperation): boolean {
   const body = planned.operation.body
   if (!body) return true
-  if (body.kind === 'json') return body.value === null || (typeof body.value === 'object' && !Array.isArray(body.value) && Object.keys(body.value).length === 0)
+  if (body.kind === 'json')
+    return body.value === null || (typeof body.value === 'object' && !Array.isArray(body.value) && Object.keys(body.value).length === 0)
   return body.bytes.toString('utf8').trim() === '' || body.bytes.toString('utf8').trim() === '{}'
 }
 
 /** Finds the longest run worth writing together that starts at `start`, or undefined. */
-export function findCoalescibleRun(model: ServiceModel, operations: readonly PlannedOperation[], start: number): CoalescibleRun | undefined {
+export function findCoalescibleRun(
+  model: ServiceModel,
+  operations: readonly PlannedOperation[],
+  start: number,
+): CoalescibleRun | undefined {
   const creates: PlannedOperation[] = []
   let setName: string | undefined
   for (let i = start; i < operations.length; i++) {
@@ -55,7 +60,14 @@ export function findCoalescibleRun(model: ServiceModel, operations: readonly Pla
     for (let i = start + creates.length; i < operations.length; i++) {
       const planned = operations[i]!
       const target = planned.target
-      if (planned.operation.method !== 'POST' || !plain(planned) || target?.kind !== 'reference' || target.query !== '' || !isEmptyBody(planned)) break
+      if (
+        planned.operation.method !== 'POST' ||
+        !plain(planned) ||
+        target?.kind !== 'reference' ||
+        target.query !== '' ||
+        !isEmptyBody(planned)
+      )
+        break
       if (target.rest !== '/Post' && target.rest !== `/${model.namespace}.Post`) break
       const createIndex = creates.findIndex((c) => c.operation.id === target.id)
       if (createIndex < 0 || posted.has(createIndex)) break

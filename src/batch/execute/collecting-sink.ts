@@ -86,5 +86,10 @@ export class CollectingSink implements ResponseSink {
 }
 
 export function errorResponse(error: ODataError): CollectedResponse {
-  return { status: error.status, headers: { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, body: JSON.stringify(errorBody(error)), errorCode: error.code }
+  return {
+    status: error.status,
+    headers: { 'Content-Type': 'application/json;charset=utf-8', ...error.headers },
+    body: JSON.stringify(errorBody(error)),
+    errorCode: error.code,
+  }
 }

@@ -44,7 +44,11 @@ export interface OperationOutcome {
 export interface BatchResultWriter {
   operation(outcome: OperationOutcome): void
   /** `outcomes` of a committed set, or of a failed one: `failed` is the operation that failed. */
-  changeSet(step: Extract<PlanStep, { kind: 'changeSet' }>, outcomes: readonly OperationOutcome[], failed: OperationOutcome | undefined): void
+  changeSet(
+    step: Extract<PlanStep, { kind: 'changeSet' }>,
+    outcomes: readonly OperationOutcome[],
+    failed: OperationOutcome | undefined,
+  ): void
 }
 
 export interface BatchExecution {
@@ -61,7 +65,11 @@ const failed = (response: CollectedResponse) => response.status >= 400
 
 function dependencyFailure(planned: PlannedOperation, failedNames: ReadonlySet<string>): ODataError | undefined {
   const dependency = planned.operation.dependsOn.find((name) => failedNames.has(name))
-  return dependency === undefined ? undefined : new ODataError('FailedDependency', `Not run: ${JSON.stringify(dependency)}, which this operation depends on, failed`, { target: dependency })
+  return dependency === undefined
+    ? undefined
+    : new ODataError('FailedDependency', `Not run: ${JSON.stringify(dependency)}, which this operation depends on, failed`, {
+        target: dependency,
+      })
 }
 
 /** Replaces `$<id>` values of `…@odata.bind` members by the created entity's path. */
@@ -75,11 +83,16 @@ function substituteBindings(value: JsonValue, locations: ReadonlyMap<string, str
       const slash = v.indexOf('/')
       const id = slash < 0 ? v.slice(1) : v.slice(1, slash)
       const location = locations.get(id)
-      if (location === undefined) throw new ODataError('ReferenceOutOfScope', `$${id} names an operation that created nothing`, { target: `$${id}` })
+      if (location === undefined)
+        throw new ODataError('ReferenceOutOfScope', `$${id} names an operation that created nothing`, { target: `$${id}` })
       return location + (slash < 0 ? '' : v.slice(slash))
     }
     Object.defineProperty(result, name, {
-      value: name.endsWith('@odata.bind') ? (Array.isArray(member) ? member.map(substitute) : substitute(member)) : substituteBindings(member, locations),
+      value: name.endsWith('@odata.bind')
+        ? Array.isArray(member)
+          ? member.map(substitute)
+          : substitute(member)
+        : substituteBindings(member, locations),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -88,7 +101,12 @@ function substituteBindings(value: JsonValue, locations: ReadonlyMap<string, str
   return result
 }
 
-export async function executeBatch(plan: BatchPlan, execution: BatchExecution, runtime: BatchRuntime, writer: BatchResultWriter): Promise<void> {
+export async function executeBatch(
+  plan: BatchPlan,
+  execution: BatchExecution,
+  runtime: BatchRuntime,
+  writer: BatchResultWriter,
+): Promise<void> {
   /** id → the created entity's path relative to the service root, from the Location of its 201. */
   const locations = new Map<string, string>()
   /** ids and atomicity groups that failed (JSON dependsOn). */
@@ -100,7 +118,8 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
     let rest: string
     if (target.kind === 'reference') {
       const location = locations.get(target.id)
-      if (location === undefined) throw new ODataError('ReferenceOutOfScope', `$${target.id} names an operation that created nothing`, { target: `$${target.id}` })
+      if (location === undefined)
+        throw new ODataError('ReferenceOutOfScope', `$${target.id} names an operation that created nothing`, { target: `$${target.id}` })
       rest = location + target.rest
     } else {
       rest = target.rest
@@ -110,11 +129,21 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
     // The batch's login holds (decisions.md §7): an operation's own credentials are ignored.
     headers.delete('authorization')
     const query = parseQueryOptions(target.query)
-    const common = { method: operation.method, path: resolveResourcePath(execution.model, rest), query, headers, subject: execution.subject, flavour: execution.flavour, serviceRoot: execution.serviceRoot, linkRoot: execution.linkRoot }
+    const common = {
+      method: operation.method,
+      path: resolveResourcePath(execution.model, rest),
+      query,
+      headers,
+      subject: execution.subject,
+      flavour: execution.flavour,
+      serviceRoot: execution.serviceRoot,
+      linkRoot: execution.linkRoot,
+    }
     const source = operation.body
     if (!source) return { ...common, body: undefined }
     const json = mayBind(source) ? operationJsonBody(operation) : undefined
-    if (json !== undefined && bodyReferences(json).length > 0) return { ...common, body: Buffer.from(JSON.stringify(substituteBindings(json, locations))) }
+    if (json !== undefined && bodyReferences(json).length > 0)
+      return { ...common, body: Buffer.from(JSON.stringify(substituteBindings(json, locations))) }
     if (source.kind === 'bytes') return { ...common, body: source.bytes }
     // A JSON batch's body is a parsed value already: the handler takes it as it is (`json`); its text is
     // made only when something reads `body` (a repeatable request's fingerprint).
@@ -129,7 +158,10 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
     }
   }
 
-  const runOne = async (planned: PlannedOperation, run: (request: ServiceRequest, sink: ResponseSink) => Promise<void>): Promise<CollectedResponse> => {
+  const runOne = async (
+    planned: PlannedOperation,
+    run: (request: ServiceRequest, sink: ResponseSink) => Promise<void>,
+  ): Promise<CollectedResponse> => {
     const dependency = dependencyFailure(planned, failedNames)
     if (dependency) return errorResponse(dependency)
     const sink = new CollectingSink(execution.outer)
@@ -156,7 +188,11 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
   }
 
   /** Runs a coalescible run starting at `start` together; the outcomes, or undefined to go one by one. */
-  const runTogether = async (operations: readonly PlannedOperation[], start: number, scope: TransactionScope): Promise<OperationOutcome[] | undefined> => {
+  const runTogether = async (
+    operations: readonly PlannedOperation[],
+    start: number,
+    scope: TransactionScope,
+  ): Promise<OperationOutcome[] | undefined> => {
     const run = findCoalescibleRun(execution.model, operations, start)
     if (!run || run.creates.some((c) => dependencyFailure(c, failedNames))) return undefined
     let requests: ServiceRequest[]
@@ -165,9 +201,16 @@ export async function executeBatch(plan: BatchPlan, execution: BatchExecution, r
     } catch {
       return undefined
     }
-    const results = await scope.writeRun(requests, run.posts.map((p) => p.createIndex))
+    const results = await scope.writeRun(
+      requests,
+      run.posts.map((p) => p.createIndex),
+    )
     if (!results) return undefined
-    const asResponse = (result: WriteResult): CollectedResponse => ({ status: result.status, headers: result.headers, body: result.body ?? '' })
+    const asResponse = (result: WriteResult): CollectedResponse => ({
+      status: result.status,
+      headers: result.headers,
+      body: result.body ?? '',
+    })
     const outcomes = run.creates.map((planned, i) => ({ planned, response: remember(planned, asResponse(results[i]!)) }))
     run.posts.forEach(({ planned }, i) => outcomes.push({ planned, response: asResponse(results[run.creates.length + i]!) }))
     return outcomes

@@ -24,9 +24,7 @@ export type OperationHeaders = ReadonlyMap<string, string>
  * - `json` (JSON batch): the parsed `body` member. Objects are ordinary objects built by `JSON.parse`,
  *   which defines every member as an own data property: a `"__proto__"` member stays a member.
  */
-export type OperationBody =
-  | { readonly kind: 'bytes'; readonly bytes: Buffer }
-  | { readonly kind: 'json'; readonly value: JsonValue }
+export type OperationBody = { readonly kind: 'bytes'; readonly bytes: Buffer } | { readonly kind: 'json'; readonly value: JsonValue }
 
 export interface BatchOperation {
   readonly kind: 'operation'

@@ -14,7 +14,11 @@ import { createMultipartIntake } from './multipart-intake.js'
  * `_expectedBytes` is the declared Content-Length, if any: no reader sizes memory by it now, the
  * HTTP layer still passes it.
  */
-export function createBatchIntake(contentType: string | undefined, limits: Partial<IntakeLimits> = {}, _expectedBytes?: number): BatchIntake {
+export function createBatchIntake(
+  contentType: string | undefined,
+  limits: Partial<IntakeLimits> = {},
+  _expectedBytes?: number,
+): BatchIntake {
   const parsed = contentType === undefined ? undefined : parseContentType(contentType)
   if (parsed?.mediaType === 'multipart/mixed') return createMultipartIntake({ boundary: boundaryOf(parsed, contentType!), limits })
   if (parsed?.mediaType === 'application/json') return createJsonIntake({ limits })

@@ -46,7 +46,10 @@ class GeneralMultipartIntake implements BatchIntake, FramingEvents, PartReceiver
   private thrown: ODataError | undefined
   private ended = false
 
-  constructor(boundary: string, private readonly limits: IntakeLimits) {
+  constructor(
+    boundary: string,
+    private readonly limits: IntakeLimits,
+  ) {
     this.context = new IntakeContext(limits)
     this.framing = new MultipartFraming(boundary, this, 'the batch', this.context)
     this.parts = new PartParser(this.context, this)

@@ -268,9 +268,7 @@ export class GuardedJsonScanner {
   /** End of input: the envelope must be complete. */
   finish(): void {
     if (this.state !== ScanState.Done) {
-      throw batchMalformed(
-        this.tokens === 0 ? 'The JSON batch body is empty.' : 'The JSON batch ends before its closing "}" (truncated?).',
-      )
+      throw batchMalformed(this.tokens === 0 ? 'The JSON batch body is empty.' : 'The JSON batch ends before its closing "}" (truncated?).')
     }
   }
 
@@ -347,7 +345,11 @@ export class GuardedJsonScanner {
 
   private closeContainer(data: Buffer, captureFrom: number, position: number, kind: Container): void {
     if (this.depth === 0 || this.containers[this.depth] !== kind) {
-      throw this.unexpected(data[position], position, `the end of the open ${this.containers[this.depth] === Container.Object ? 'object' : 'array'}`)
+      throw this.unexpected(
+        data[position],
+        position,
+        `the end of the open ${this.containers[this.depth] === Container.Object ? 'object' : 'array'}`,
+      )
     }
     this.depth--
     if (this.depth === 1 && this.insideRequests) this.insideRequests = false
@@ -387,7 +389,8 @@ export class GuardedJsonScanner {
       if (this.envelopeKey[index] < 0x20) throw batchMalformed('A member name of the JSON batch holds a control character.')
     }
     // Nor their encoding: the item texts and other members are checked by the owner (json-intake.ts).
-    if (!isUtf8(this.envelopeKey.subarray(0, this.envelopeKeyLength))) throw batchMalformed('A member name of the JSON batch is not valid UTF-8.')
+    if (!isUtf8(this.envelopeKey.subarray(0, this.envelopeKeyLength)))
+      throw batchMalformed('A member name of the JSON batch is not valid UTF-8.')
     if (!this.envelopeKeyHasEscape) {
       return this.envelopeKeyLength === name.length && this.envelopeKey.compare(name, 0, name.length, 0, this.envelopeKeyLength) === 0
     }

@@ -167,7 +167,8 @@ export class HeadScanner implements RequestLineRanges {
     const end = this.scanned - (this.carriageReturnPending ? 1 : 0)
     this.carriageReturnPending = false
     const base = this.base
-    if (end > this.lineStart) this.completeLine(base + this.lineStart, base + end, base + this.scanned, this.colon < 0 ? -1 : base + this.colon)
+    if (end > this.lineStart)
+      this.completeLine(base + this.lineStart, base + end, base + this.scanned, this.colon < 0 ? -1 : base + this.colon)
     this.length = this.scanned
     this.finish()
   }
@@ -318,8 +319,17 @@ export class HeadScanner implements RequestLineRanges {
     while (valueStart < valueEnd && isBlankByte(data[valueStart])) valueStart++
     while (valueEnd > valueStart && isBlankByte(data[valueEnd - 1])) valueEnd--
     const base = this.base
-    if (name === FieldName.Unknown) name = nameIs(data, lineStart, colon, CONTENT_TYPE) ? FieldName.ContentType : nameIs(data, lineStart, colon, CONTENT_ID) ? FieldName.ContentId : FieldName.Other
-    if (name === FieldName.Other && nameIs(data, lineStart, colon, CONTENT_TRANSFER_ENCODING) && !isIdentityEncoding(data, valueStart, valueEnd)) {
+    if (name === FieldName.Unknown)
+      name = nameIs(data, lineStart, colon, CONTENT_TYPE)
+        ? FieldName.ContentType
+        : nameIs(data, lineStart, colon, CONTENT_ID)
+          ? FieldName.ContentId
+          : FieldName.Other
+    if (
+      name === FieldName.Other &&
+      nameIs(data, lineStart, colon, CONTENT_TRANSFER_ENCODING) &&
+      !isIdentityEncoding(data, valueStart, valueEnd)
+    ) {
       // service.md §2.3: parts are binary. 8bit and 7bit are identities too (RFC 2045 §6.2); any other
       // encoding (base64, quoted-printable) would change the bytes the operation reads.
       this.malformedLine = batchMalformed(

@@ -9,7 +9,9 @@ function table(predicate: (code: number) => boolean): Uint8Array {
 /** tchar, as a lookup table: the bytes of a method, a header name or a parameter name. */
 export const TOKEN_BYTE: Uint8Array = table(
   (code) =>
-    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) ||
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39) ||
     "!#$%&'*+-.^_`|~".includes(String.fromCharCode(code)),
 )
 

@@ -1,7 +1,16 @@
 // The streaming intake of `$batch` bodies: bytes in, a BatchDocument out (src/batch/intake).
 // README.md explains the design and how the HTTP layer drives it; it needs only what is exported here.
 
-export type { BatchChangeSet, BatchDocument, BatchFormat, BatchItem, BatchOperation, JsonValue, OperationBody, OperationHeaders } from './batch-document.js'
+export type {
+  BatchChangeSet,
+  BatchDocument,
+  BatchFormat,
+  BatchItem,
+  BatchOperation,
+  JsonValue,
+  OperationBody,
+  OperationHeaders,
+} from './batch-document.js'
 export type { BatchIntake, IntakeProgress } from './batch-intake.js'
 export { boundaryFromContentType, parseContentType } from './content-type.js'
 export { countTopLevelParts } from './count-top-level-parts.js'

@@ -119,7 +119,9 @@ class JsonIntake implements BatchIntake, JsonScannerEvents {
       this.closeGroup()
       if (group !== undefined) {
         if (this.closedGroups.has(group)) {
-          throw batchMalformed(`Request ${operation.index + 1} of the JSON batch: the requests of atomicity group "${group}" are not adjacent.`)
+          throw batchMalformed(
+            `Request ${operation.index + 1} of the JSON batch: the requests of atomicity group "${group}" are not adjacent.`,
+          )
         }
         this.openGroup = { name: group, operations: [] }
         if (this.retaining) this.openGroup.operations.push(operation)

@@ -6,12 +6,7 @@
 // members (`if`, annotations) are ignored. Whether ids are unique, groups adjacent… is for the caller
 // and the planner.
 
-import {
-  type BatchOperation,
-  type JsonValue,
-  type OperationHeaders,
-  addHeader,
-} from './batch-document.js'
+import { type BatchOperation, type JsonValue, type OperationHeaders, addHeader } from './batch-document.js'
 import { hasNoControlCharacters, isToken } from './http-chars.js'
 import { batchMalformed } from './intake-errors.js'
 

@@ -207,4 +207,3 @@ export class MultipartFraming implements DelimiterSink {
 function capitalised(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1)
 }
-

@@ -68,7 +68,10 @@ export class MultipartOperation implements BatchOperation {
     const made = this.madeSoFar()
     if (made.id === null) {
       // Olingo V2 clients put Content-ID among the embedded request's headers, not on the MIME part.
-      made.id = this.cell(Cell.PartHead) >= 0 ? this.buffer(Cell.PartHead).toString('utf8', this.cell(Cell.PartIdStart), this.cell(Cell.PartIdEnd)) : this.headers.get('content-id')
+      made.id =
+        this.cell(Cell.PartHead) >= 0
+          ? this.buffer(Cell.PartHead).toString('utf8', this.cell(Cell.PartIdStart), this.cell(Cell.PartIdEnd))
+          : this.headers.get('content-id')
     }
     return made.id
   }

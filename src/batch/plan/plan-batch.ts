@@ -79,7 +79,10 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
   const operationCount = document.operations.length
   if (operationCount === 0) throw new ODataError('BatchMalformed', 'The batch has no operations')
   if (operationCount > context.maxOperations) {
-    throw new ODataError('TooManyOperations', `The batch has ${operationCount} operations; at most ${context.maxOperations} are allowed (profile ${context.profileName})`)
+    throw new ODataError(
+      'TooManyOperations',
+      `The batch has ${operationCount} operations; at most ${context.maxOperations} are allowed (profile ${context.profileName})`,
+    )
   }
 
   // Whole-batch structure first: GET in a change set, duplicate ids (service.md §4.4 rule 4, decisions.md §7).
@@ -88,10 +91,17 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
     const members = item.kind === 'changeSet' ? item.operations : [item]
     for (const operation of members) {
       if (item.kind === 'changeSet' && (operation.method === 'GET' || operation.method === 'HEAD')) {
-        throw new ODataError('GetInChangeSet', `Operation ${operation.index + 1} is a ${operation.method} inside a change set; reads belong outside change sets`, { target: operation.id ?? String(operation.index + 1) })
+        throw new ODataError(
+          'GetInChangeSet',
+          `Operation ${operation.index + 1} is a ${operation.method} inside a change set; reads belong outside change sets`,
+          { target: operation.id ?? String(operation.index + 1) },
+        )
       }
       if (operation.id !== undefined) {
-        if (seen.has(operation.id)) throw new ODataError('DuplicateOperationId', `The id ${JSON.stringify(operation.id)} is used by two operations`, { target: operation.id })
+        if (seen.has(operation.id))
+          throw new ODataError('DuplicateOperationId', `The id ${JSON.stringify(operation.id)} is used by two operations`, {
+            target: operation.id,
+          })
         seen.add(operation.id)
       }
     }
@@ -118,12 +128,20 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
       if (target.kind === 'reference') references.unshift(target.id)
       for (const id of references) {
         if (!scope.has(id)) {
-          throw new ODataError('ReferenceOutOfScope', `$${id} does not name an earlier operation of the same change set${document.format === 'json' ? ' or one this operation depends on' : ''}`, { target: `$${id}` })
+          throw new ODataError(
+            'ReferenceOutOfScope',
+            `$${id} does not name an earlier operation of the same change set${document.format === 'json' ? ' or one this operation depends on' : ''}`,
+            { target: `$${id}` },
+          )
         }
       }
       for (const dependency of operation.dependsOn) {
         if (!earlier.has(dependency) && !groupMembers.has(dependency)) {
-          throw new ODataError('ReferenceOutOfScope', `dependsOn names ${JSON.stringify(dependency)}, which is not an earlier operation or atomicity group`, { target: dependency })
+          throw new ODataError(
+            'ReferenceOutOfScope',
+            `dependsOn names ${JSON.stringify(dependency)}, which is not an earlier operation or atomicity group`,
+            { target: dependency },
+          )
         }
       }
     } catch (failure) {

@@ -4,7 +4,10 @@
 
 /** Names whose canonical casing is not the capitalised words between dashes. */
 const SPECIAL: ReadonlyMap<string, string> = new Map(
-  ['ETag', 'OData-EntityId', 'OData-Version', 'OData-MaxVersion', 'OData-Error', 'Content-ID', 'WWW-Authenticate'].map((name) => [name.toLowerCase(), name]),
+  ['ETag', 'OData-EntityId', 'OData-Version', 'OData-MaxVersion', 'OData-Error', 'Content-ID', 'WWW-Authenticate'].map((name) => [
+    name.toLowerCase(),
+    name,
+  ]),
 )
 
 export function canonicalHeaderName(name: string): string {

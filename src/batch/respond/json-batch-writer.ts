@@ -17,7 +17,8 @@ function item(planned: PlannedOperation, response: CollectedResponse): string {
   if (operation.atomicityGroup !== undefined) text += `"atomicityGroup":${JSON.stringify(operation.atomicityGroup)},`
   text += `"status":${response.status}`
   const headers = Object.entries(response.headers).filter(([name]) => name.toLowerCase() !== 'content-length')
-  if (headers.length > 0) text += `,"headers":{${headers.map(([name, value]) => `${JSON.stringify(canonicalHeaderName(name))}:${JSON.stringify(value)}`).join(',')}}`
+  if (headers.length > 0)
+    text += `,"headers":{${headers.map(([name, value]) => `${JSON.stringify(canonicalHeaderName(name))}:${JSON.stringify(value)}`).join(',')}}`
   if (response.body.length > 0) {
     const isJson = /json/i.test(response.headers['Content-Type'] ?? '')
     text += `,"body":${isJson ? response.body : JSON.stringify(response.body)}`
@@ -43,7 +44,11 @@ export class JsonBatchWriter implements BatchResultWriter {
     this.emit(item(outcome.planned, outcome.response))
   }
 
-  changeSet(step: Extract<PlanStep, { kind: 'changeSet' }>, outcomes: readonly OperationOutcome[], failed: OperationOutcome | undefined): void {
+  changeSet(
+    step: Extract<PlanStep, { kind: 'changeSet' }>,
+    outcomes: readonly OperationOutcome[],
+    failed: OperationOutcome | undefined,
+  ): void {
     step.operations.forEach((planned, i) => {
       // Outcomes come in the order of the operations; the search is for anything else.
       const outcome = outcomes[i]?.planned === planned ? outcomes[i] : outcomes.find((o) => o.planned === planned)
@@ -52,14 +57,18 @@ export class JsonBatchWriter implements BatchResultWriter {
       } else if (failed.planned === planned) {
         this.emit(item(planned, failed.response))
       } else {
-        const reason = new ODataError('FailedDependency', `Not applied: operation ${failed.planned.operation.id ?? failed.planned.operation.index + 1} of the same atomicity group failed`)
+        const reason = new ODataError(
+          'FailedDependency',
+          `Not applied: operation ${failed.planned.operation.id ?? failed.planned.operation.index + 1} of the same atomicity group failed`,
+        )
         this.emit(item(planned, errorResponse(reason)))
       }
     })
   }
 
   finish(): void {
-    if (this.count === 0) this.sink.send(200, { ...this.headers, 'Content-Type': 'application/json;odata.metadata=minimal;charset=utf-8' }, '{"responses":[]}')
+    if (this.count === 0)
+      this.sink.send(200, { ...this.headers, 'Content-Type': 'application/json;odata.metadata=minimal;charset=utf-8' }, '{"responses":[]}')
     else this.sink.end(']}')
   }
 }

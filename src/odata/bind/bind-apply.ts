@@ -70,12 +70,18 @@ function bindTransformation(node: ApplyTransformationNode, state: ApplyState, co
     case 'OrderByTransformationNode': {
       const columns = passThrough(scope)
       const ordering = orderingOf(node.items, environment)
-      return { ...state, source: rowSource(state.source, scope, { kind: 'slice', columns, orderBy: [], top: undefined, skip: undefined }, columns, ordering) }
+      return {
+        ...state,
+        source: rowSource(state.source, scope, { kind: 'slice', columns, orderBy: [], top: undefined, skip: undefined }, columns, ordering),
+      }
     }
     case 'TopTransformationNode':
     case 'SkipTransformationNode': {
       const columns = passThrough(scope)
-      const orderBy = state.source.ordering.map((key) => ({ expression: BoundProperty.create(scope.root, key.column), descending: key.descending }))
+      const orderBy = state.source.ordering.map((key) => ({
+        expression: BoundProperty.create(scope.root, key.column),
+        descending: key.descending,
+      }))
       const top = node.kind === 'TopTransformationNode' ? node.count : undefined
       const skip = node.kind === 'SkipTransformationNode' ? node.count : undefined
       return { ...state, source: rowSource(state.source, scope, { kind: 'slice', columns, orderBy, top, skip }, columns) }
@@ -90,13 +96,16 @@ function bindTransformation(node: ApplyTransformationNode, state: ApplyState, co
       let aggregateItems: readonly AggregateItemNode[] = []
       steps.forEach((step, i) => {
         if (step.kind === 'AggregateTransformationNode' && i === steps.length - 1) aggregateItems = step.items
-        else if (step.kind === 'FilterTransformationNode' || step.kind === 'ComputeTransformationNode') inner = bindTransformation(step, inner, context)
+        else if (step.kind === 'FilterTransformationNode' || step.kind === 'ComputeTransformationNode')
+          inner = bindTransformation(step, inner, context)
         else throw bindError(context, step.position, 'inside groupby only filter(), compute() and a final aggregate() are supported')
       })
       const innerScope = inner.source === state.source ? scope : QueryScope.over(inner.source)
       const groups = node.properties.map((path) => {
         const expression = bindMemberPath(path, rootEnvironment(context, innerScope.root))
-        const name = path.segments.map((s) => (s.kind === 'PropertySegmentNode' ? s.name : s.kind === 'TypeCastSegmentNode' ? s.typeName : '')).join('/')
+        const name = path.segments
+          .map((s) => (s.kind === 'PropertySegmentNode' ? s.name : s.kind === 'TypeCastSegmentNode' ? s.typeName : ''))
+          .join('/')
         return { name, expression, position: path.position }
       })
       return aggregateState(innerScope, groups, aggregateItems, context)
@@ -116,13 +125,17 @@ export function restrictedSource(input: QueryableSource, condition: (root: Range
 
 /** Every input column, unchanged, under a fresh SQL name in the derived table. */
 function passThrough(scope: QueryScope): BoundOutputColumn[] {
-  return scope.root.source.columns.map((column, i) => ({ column: renamedColumn(column, column.name, `c${i}`), expression: BoundProperty.create(scope.root, column) }))
+  return scope.root.source.columns.map((column, i) => ({
+    column: renamedColumn(column, column.name, `c${i}`),
+    expression: BoundProperty.create(scope.root, column),
+  }))
 }
 
 function computedColumns(items: readonly ComputeItemNode[], input: QueryableSource, environment: BindEnvironment): BoundOutputColumn[] {
   const names = new Set(input.columns.map((c) => c.name))
   return items.map((item, i) => {
-    if (names.has(item.alias) || input.navigationByName.has(item.alias)) throw bindError(environment.context, item.position, `the alias ${item.alias} is already a property`)
+    if (names.has(item.alias) || input.navigationByName.has(item.alias))
+      throw bindError(environment.context, item.position, `the alias ${item.alias} is already a property`)
     names.add(item.alias)
     const expression = bindExpression(item.expression, environment)
     return { column: syntheticColumn(item.alias, `x${i}`, expression.type), expression }
@@ -134,14 +147,24 @@ function orderingOf(items: readonly OrderByItemNode[], environment: BindEnvironm
   return items.map((item) => {
     const expression = bindExpression(item.expression, environment)
     if (expression.kind !== 'BoundProperty' || expression.range !== environment.implicit) {
-      throw bindError(environment.context, item.position, 'orderby() in $apply sorts by properties of its input; order by other expressions with $orderby')
+      throw bindError(
+        environment.context,
+        item.position,
+        'orderby() in $apply sorts by properties of its input; order by other expressions with $orderby',
+      )
     }
     return { column: expression.column, descending: item.direction === 'desc' }
   })
 }
 
 /** A source whose rows are the input's rows (filtered, extended, sorted or sliced): same identity and navigations. */
-function rowSource(input: QueryableSource, scope: QueryScope, transformation: BoundTransformation, columns: readonly BoundOutputColumn[], ordering?: readonly SortKey[]): QueryableSource {
+function rowSource(
+  input: QueryableSource,
+  scope: QueryScope,
+  transformation: BoundTransformation,
+  columns: readonly BoundOutputColumn[],
+  ordering?: readonly SortKey[],
+): QueryableSource {
   const outputs = columns.map((c) => c.column)
   const byName = columnMap(outputs)
   const mapped = (column: SourceColumn) => byName.get(column.name)!
@@ -173,13 +196,21 @@ interface Group {
   readonly position: number
 }
 
-function aggregateState(scope: QueryScope, groups: readonly Group[], items: readonly AggregateItemNode[], context: BindContext): ApplyState {
+function aggregateState(
+  scope: QueryScope,
+  groups: readonly Group[],
+  items: readonly AggregateItemNode[],
+  context: BindContext,
+): ApplyState {
   const environment = rootEnvironment(context, scope.root)
   const names = new Set<string>()
   const columns: BoundOutputColumn[] = groups.map((group, i) => {
     if (names.has(group.name)) throw bindError(context, group.position, `${group.name} is grouped by twice`)
     names.add(group.name)
-    const column = group.expression.kind === 'BoundProperty' ? renamedColumn(group.expression.column, group.name, `g${i}`) : syntheticColumn(group.name, `g${i}`, group.expression.type)
+    const column =
+      group.expression.kind === 'BoundProperty'
+        ? renamedColumn(group.expression.column, group.name, `g${i}`)
+        : syntheticColumn(group.name, `g${i}`, group.expression.type)
     return { column, expression: group.expression }
   })
   const input = scope.root.source
@@ -196,7 +227,11 @@ function aggregateState(scope: QueryScope, groups: readonly Group[], items: read
   const groupColumns = outputs.slice(0, groups.length)
   const source: QueryableSource = {
     name: scope.root.source.name,
-    relation: { kind: 'transformed', input: scope, transformation: { kind: 'aggregate', columns, groupBy: groups.map((g) => g.expression) } },
+    relation: {
+      kind: 'transformed',
+      input: scope,
+      transformation: { kind: 'aggregate', columns, groupBy: groups.map((g) => g.expression) },
+    },
     columns: outputs,
     columnByName: columnMap(outputs),
     navigationByName: new Map(),
@@ -213,7 +248,12 @@ function bindAggregateItem(item: AggregateItemNode, environment: BindEnvironment
   if (item.kind === 'AggregateCountNode') {
     if (item.path === null) return BoundAggregate.COUNT_ROWS
     // `Goods/$count as Lines`: the members of the collection, summed over the group's rows.
-    const counted = MemberPathNode.create(item.path.scope, item.path.variable, [...item.path.segments, CountSegmentNode.create(null, item.position)], item.path.position)
+    const counted = MemberPathNode.create(
+      item.path.scope,
+      item.path.variable,
+      [...item.path.segments, CountSegmentNode.create(null, item.position)],
+      item.path.position,
+    )
     return BoundAggregate.create('sum', bindMemberPath(counted, environment), 'Edm.Int64')
   }
   const operand = bindExpression(item.expression, environment)
@@ -225,7 +265,8 @@ function bindAggregateItem(item: AggregateItemNode, environment: BindEnvironment
       return BoundAggregate.create(item.method, operand, type === 'Edm.Double' ? 'Edm.Double' : 'Edm.Decimal')
     case 'min':
     case 'max':
-      if (type === 'Null' || type === 'Edm.Boolean') throw bindError(context, item.expression.position, `${item.method} needs a value that has an order, not ${type}`)
+      if (type === 'Null' || type === 'Edm.Boolean')
+        throw bindError(context, item.expression.position, `${item.method} needs a value that has an order, not ${type}`)
       return BoundAggregate.create(item.method, operand, type as BoundType)
     case 'countdistinct':
       return BoundAggregate.create('countdistinct', operand, 'Edm.Int64')

@@ -4,7 +4,12 @@ import type { ErrorCode } from '../../errors.js'
 import { ExpressionError } from '../expression/index.js'
 import type { BindContext } from './bind-context.js'
 
-export function bindError(context: BindContext, position: number, description: string, code: ErrorCode = context.errorCode): ExpressionError {
+export function bindError(
+  context: BindContext,
+  position: number,
+  description: string,
+  code: ErrorCode = context.errorCode,
+): ExpressionError {
   return new ExpressionError(code, `${description} (${context.option} at position ${position}).`, context.option, position)
 }
 

@@ -39,7 +39,12 @@ export interface BoundExpandItem {
  * part the request expands itself keeps its own options; a `$select` that leaves them out reads none of
  * their rows. Expanded entities get their parts the same way.
  */
-export function bindExpandWithParts(node: ExpandNode | null, select: BoundSelect, source: QueryableSource, context: BindContext): BoundExpandItem[] {
+export function bindExpandWithParts(
+  node: ExpandNode | null,
+  select: BoundSelect,
+  source: QueryableSource,
+  context: BindContext,
+): BoundExpandItem[] {
   const items = bindExpand(node, source, context)
   for (const navigation of source.navigationByName.values()) {
     if (navigation.kind !== 'collection' || items.some((item) => item.navigation === navigation)) continue
@@ -72,11 +77,17 @@ function bindExpandItem(item: ExpandItemNode, source: QueryableSource, context: 
   if (first?.kind !== 'PropertySegmentNode') throw bindError(context, item.position, 'expand a navigation property by its name')
   const navigation = source.navigationByName.get(first.name)
   if (!navigation) {
-    const what = source.columnByName.has(first.name) ? `${first.name} is a property, not a navigation property` : `${source.name} has no navigation property ${JSON.stringify(first.name)}`
+    const what = source.columnByName.has(first.name)
+      ? `${first.name} is a property, not a navigation property`
+      : `${source.name} has no navigation property ${JSON.stringify(first.name)}`
     throw bindError(context, first.position, what)
   }
   if (segments.length > 1) {
-    throw bindError(context, segments[1]!.position, `expand through ${navigation.name} with nested options, as in $expand=${navigation.name}($expand=…)`)
+    throw bindError(
+      context,
+      segments[1]!.position,
+      `expand through ${navigation.name} with nested options, as in $expand=${navigation.name}($expand=…)`,
+    )
   }
   const options = item.options
   if (options.apply !== null) throw bindError(context, item.position, '$apply inside $expand is not supported')
@@ -87,7 +98,8 @@ function bindExpandItem(item: ExpandItemNode, source: QueryableSource, context: 
   if (single && (options.orderBy !== null || options.top !== null || options.skip !== null || options.count !== null)) {
     throw bindError(context, item.position, `${navigation.name} is a single entity: $orderby, $top, $skip and $count do not apply to it`)
   }
-  if (single && item.form === 'count') throw bindError(context, item.position, `${navigation.name} is a single entity; /$count needs a collection`)
+  if (single && item.form === 'count')
+    throw bindError(context, item.position, `${navigation.name} is a single entity; /$count needs a collection`)
   const select = bindSelect(options.select, target, context)
   return [
     {
@@ -100,7 +112,10 @@ function bindExpandItem(item: ExpandItemNode, source: QueryableSource, context: 
       top: options.top,
       skip: options.skip,
       count: options.count === true,
-      expand: item.form === 'entities' ? bindExpandWithParts(options.expand, select, target, context) : bindExpand(options.expand, target, context),
+      expand:
+        item.form === 'entities'
+          ? bindExpandWithParts(options.expand, select, target, context)
+          : bindExpand(options.expand, target, context),
     },
   ]
 }

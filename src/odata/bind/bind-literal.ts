@@ -27,11 +27,18 @@ export function bindLiteral(node: LiteralNode, context: BindContext): BoundLiter
       return BoundLiteral.create('Edm.Int64', node.value.toString())
     case 'Edm.Decimal': {
       const normalized = normalizeDecimal(node.value)
-      if (normalized === undefined) throw bindError(context, node.position, `the number ${node.value.slice(0, 40)} is out of the range this service compares (35 digits before the point, 30 after)`, 'InvalidLiteral')
+      if (normalized === undefined)
+        throw bindError(
+          context,
+          node.position,
+          `the number ${node.value.slice(0, 40)} is out of the range this service compares (35 digits before the point, 30 after)`,
+          'InvalidLiteral',
+        )
       return BoundLiteral.create('Edm.Decimal', normalized)
     }
     case 'Edm.Double':
-      if (!Number.isFinite(node.value)) throw bindError(context, node.position, 'INF and NaN cannot be compared with stored values', 'InvalidLiteral')
+      if (!Number.isFinite(node.value))
+        throw bindError(context, node.position, 'INF and NaN cannot be compared with stored values', 'InvalidLiteral')
       return BoundLiteral.create('Edm.Double', node.value)
     case 'Edm.String':
       return BoundLiteral.create('Edm.String', node.value)
@@ -41,16 +48,21 @@ export function bindLiteral(node: LiteralNode, context: BindContext): BoundLiter
       return BoundLiteral.create('Edm.Date', `${pad(node.value.year, 4)}-${pad(node.value.month)}-${pad(node.value.day)}`)
     case 'Edm.DateTimeOffset': {
       const stored = storedDateTime(node.value)
-      if (stored === undefined) throw bindError(context, node.position, 'the date-time is outside the years 0001 to 9999 once converted to UTC', 'InvalidLiteral')
+      if (stored === undefined)
+        throw bindError(context, node.position, 'the date-time is outside the years 0001 to 9999 once converted to UTC', 'InvalidLiteral')
       return BoundLiteral.create('Edm.DateTimeOffset', stored)
     }
     case 'Edm.TimeOfDay': {
       const fraction = node.value.fraction.slice(0, MAX_FRACTION_DIGITS)
-      return BoundLiteral.create('Edm.TimeOfDay', `${pad(node.value.hour)}:${pad(node.value.minute)}:${pad(node.value.second)}${fraction === '' ? '' : `.${fraction}`}`)
+      return BoundLiteral.create(
+        'Edm.TimeOfDay',
+        `${pad(node.value.hour)}:${pad(node.value.minute)}:${pad(node.value.second)}${fraction === '' ? '' : `.${fraction}`}`,
+      )
     }
     case 'Edm.Duration': {
       const v = node.value
-      if (v.fraction !== '') throw bindError(context, node.position, 'durations with fractions of a second are not supported', 'InvalidLiteral')
+      if (v.fraction !== '')
+        throw bindError(context, node.position, 'durations with fractions of a second are not supported', 'InvalidLiteral')
       const seconds = ((v.days * 24 + v.hours) * 60 + v.minutes) * 60 + v.seconds
       if (!Number.isSafeInteger(seconds)) throw bindError(context, node.position, 'the duration is too long', 'InvalidLiteral')
       return BoundLiteral.create('Edm.Duration', v.negative ? -seconds : seconds)
@@ -61,7 +73,13 @@ export function bindLiteral(node: LiteralNode, context: BindContext): BoundLiter
       // The model has no enumeration types; enumeration-stored properties are strings, so a single member
       // (`StandardODATA.RecordType'Receipt'`) is read as its name.
       const members = node.value.members
-      if (members.includes(',') || /^[+-]?\d+$/.test(members)) throw bindError(context, node.position, 'enumeration literals name one member here (the model has no flag enumerations)', 'InvalidLiteral')
+      if (members.includes(',') || /^[+-]?\d+$/.test(members))
+        throw bindError(
+          context,
+          node.position,
+          'enumeration literals name one member here (the model has no flag enumerations)',
+          'InvalidLiteral',
+        )
       return BoundLiteral.create('Edm.String', members)
     }
   }

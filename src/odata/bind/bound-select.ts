@@ -36,5 +36,9 @@ export function bindSelect(node: SelectNode | null, source: QueryableSource, con
     else throw bindError(context, first.position, `${source.name} has no property ${JSON.stringify(first.name)}`)
   }
   const columns = source.columns.filter((c) => chosen.has(c))
-  return { columns, explicit: true, names: [...columns.map((c) => c.name), ...[...source.navigationByName.keys()].filter((n) => navigations.has(n))] }
+  return {
+    columns,
+    explicit: true,
+    names: [...columns.map((c) => c.name), ...[...source.navigationByName.keys()].filter((n) => navigations.has(n))],
+  }
 }

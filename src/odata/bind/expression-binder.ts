@@ -71,24 +71,33 @@ const EXPRESSION_BINDER: ExpressionVisitor<BoundExpression, BindEnvironment> = {
       throw bindError(context, node.position, `the parameter alias @${node.name} refers to itself`)
     }
     const aliasContext = { ...context, option: `@${node.name}` }
-    const parsed = parseCommonExpression(text, { option: aliasContext.option, errorCode: context.errorCode, ...(context.limits ? { limits: context.limits } : {}) })
+    const parsed = parseCommonExpression(text, {
+      option: aliasContext.option,
+      errorCode: context.errorCode,
+      ...(context.limits ? { limits: context.limits } : {}),
+    })
     return bindExpression(parsed, { ...environment, context: aliasContext, aliases: [...environment.aliases, node.name] })
   },
   MemberPathNode: (node, environment) => bindMemberPath(node, environment),
   MethodCallNode: (node, environment) => bindMethodCall(node, environment),
   CastNode: (node, environment) => {
-    if (node.operand === null) throw bindError(environment.context, node.position, 'cast() of the whole instance is not supported; cast a property')
+    if (node.operand === null)
+      throw bindError(environment.context, node.position, 'cast() of the whole instance is not supported; cast a property')
     const operand = bindExpression(node.operand, environment)
     const target = primitiveTypeName(node.type.name, node.type.collection)
-    if (target === undefined) throw bindError(environment.context, node.type.position, `cannot cast to ${node.type.name}; only to primitive types`)
-    if (!castable(operand.type, target)) throw bindError(environment.context, node.type.position, `cannot cast ${operand.type} to ${target}`)
+    if (target === undefined)
+      throw bindError(environment.context, node.type.position, `cannot cast to ${node.type.name}; only to primitive types`)
+    if (!castable(operand.type, target))
+      throw bindError(environment.context, node.type.position, `cannot cast ${operand.type} to ${target}`)
     return operand.type === target ? operand : BoundCast.create(operand, target)
   },
   IsOfNode: (node, environment) => {
     // Types are static here: no property has derived types, so isof is decided while binding. A type the
     // service does not know is an error (decisions.md §2: unknown names in a query option are 400), not false.
     const context = environment.context
-    const known = EDM_TYPES.has(node.type.name) || (context.knownTypes ? context.knownTypes.has(node.type.name) : node.type.name.startsWith(`${context.namespace}.`))
+    const known =
+      EDM_TYPES.has(node.type.name) ||
+      (context.knownTypes ? context.knownTypes.has(node.type.name) : node.type.name.startsWith(`${context.namespace}.`))
     if (!known) throw bindError(context, node.type.position, `isof names the unknown type ${node.type.name}`)
     if (node.operand === null) {
       const own = `${environment.context.namespace}.${environment.implicit.source.name}`
@@ -102,10 +111,12 @@ const EXPRESSION_BINDER: ExpressionVisitor<BoundExpression, BindEnvironment> = {
   UnaryOperationNode: (node, environment) => {
     const operand = bindExpression(node.operand, environment)
     if (node.operator === 'not') {
-      if (operand.type !== 'Edm.Boolean' && operand.type !== 'Null') throw bindError(environment.context, node.position, `not needs a true/false operand, not ${operand.type}`)
+      if (operand.type !== 'Edm.Boolean' && operand.type !== 'Null')
+        throw bindError(environment.context, node.position, `not needs a true/false operand, not ${operand.type}`)
       return BoundNot.create(operand)
     }
-    if (!isNumeric(operand.type) && operand.type !== 'Null') throw bindError(environment.context, node.position, `'-' needs a number, not ${operand.type}`)
+    if (!isNumeric(operand.type) && operand.type !== 'Null')
+      throw bindError(environment.context, node.position, `'-' needs a number, not ${operand.type}`)
     return BoundNegate.create(operand)
   },
   InNode: (node, environment) => bindIn(node, environment),
@@ -157,7 +168,8 @@ export function bindMemberPath(node: MemberPathNode, environment: BindEnvironmen
   const context = environment.context
   let range = startRange(node, environment)
   const segments = node.segments
-  if (segments.length === 0) throw bindError(context, node.position, `${node.variable ?? node.scope} is an entity, not a value; name one of its properties`)
+  if (segments.length === 0)
+    throw bindError(context, node.position, `${node.variable ?? node.scope} is an entity, not a value; name one of its properties`)
   for (let i = 0; i < segments.length; i++) {
     const segment = segments[i]!
     if (segment.kind === 'TypeCastSegmentNode') {
@@ -167,21 +179,32 @@ export function bindMemberPath(node: MemberPathNode, environment: BindEnvironmen
       continue
     }
     if (segment.kind !== 'PropertySegmentNode') {
-      throw bindError(context, segment.position, segment.kind === 'CountSegmentNode' ? '$count must follow a collection navigation property' : `${segment.operator}() must follow a collection navigation property`)
+      throw bindError(
+        context,
+        segment.position,
+        segment.kind === 'CountSegmentNode'
+          ? '$count must follow a collection navigation property'
+          : `${segment.operator}() must follow a collection navigation property`,
+      )
     }
     const source = range.source
     const column = source.columnByName.get(segment.name) ?? columnNamedByPath(segments, i, range)
     if (column) {
       const consumed = column.name === segment.name ? 1 : column.name.split('/').length
       if (column.surrogate) throw surrogateKeyError(context, segment.position)
-      if (i + consumed < segments.length) throw bindError(context, segments[i + consumed]!.position, `${column.name} is a value; nothing may follow it in a path`)
+      if (i + consumed < segments.length)
+        throw bindError(context, segments[i + consumed]!.position, `${column.name} is a value; nothing may follow it in a path`)
       return BoundProperty.create(range, column)
     }
     const navigation = source.navigationByName.get(segment.name)
     if (!navigation) throw bindError(context, segment.position, `${source.name} has no property ${JSON.stringify(segment.name)}`)
     if (navigation.kind === 'reference') {
       if (i === segments.length - 1) {
-        throw bindError(context, segment.position, `${navigation.name} is a navigation property; use one of its properties (${navigation.name}/Description) or its key ${navigation.foreignKey.name}`)
+        throw bindError(
+          context,
+          segment.position,
+          `${navigation.name} is a navigation property; use one of its properties (${navigation.name}/Description) or its key ${navigation.foreignKey.name}`,
+        )
       }
       range = range.scope.join(range, navigation, context.resolve)
       continue
@@ -200,7 +223,11 @@ export function bindMemberPath(node: MemberPathNode, environment: BindEnvironmen
       const filter = next.filter === null ? null : bindPredicate(next.filter, { ...environment, implicit: members.root })
       return BoundCollectionCount.create(members, filter)
     }
-    throw bindError(context, (next ?? segment).position, `${navigation.name} is a collection; use ${navigation.name}/any(…), ${navigation.name}/all(…) or ${navigation.name}/$count`)
+    throw bindError(
+      context,
+      (next ?? segment).position,
+      `${navigation.name} is a collection; use ${navigation.name}/any(…), ${navigation.name}/all(…) or ${navigation.name}/$count`,
+    )
   }
   throw bindError(context, node.position, 'a type cast alone is not a value')
 }
@@ -220,7 +247,10 @@ function columnNamedByPath(segments: readonly PathSegmentNode[], from: number, r
 
 function bindMethodCall(node: MethodCallNode, environment: BindEnvironment): BoundExpression {
   const args = node.arguments.map((argument) => bindExpression(argument, environment))
-  const check = checkFunctionCall(node.name, args.map((a) => a.type))
+  const check = checkFunctionCall(
+    node.name,
+    args.map((a) => a.type),
+  )
   if (!check.ok) {
     const position = check.argument === undefined ? node.position : node.arguments[check.argument]!.position
     throw bindError(environment.context, position, check.message)
@@ -232,15 +262,23 @@ function bindBinary(node: BinaryOperationNode, environment: BindEnvironment): Bo
   const context = environment.context
   const operator = node.operator
   if (operator === 'has') {
-    throw bindError(context, node.position, 'has needs an enumeration-typed property, and the model has none (RecordType and similar properties are strings: use eq)')
+    throw bindError(
+      context,
+      node.position,
+      'has needs an enumeration-typed property, and the model has none (RecordType and similar properties are strings: use eq)',
+    )
   }
   let left = bindExpression(node.left, environment)
   let right = bindExpression(node.right, environment)
   switch (operator) {
     case 'and':
     case 'or':
-      for (const [operand, source] of [[left, node.left], [right, node.right]] as const) {
-        if (operand.type !== 'Edm.Boolean' && operand.type !== 'Null') throw bindError(context, source.position, `${operator} needs true/false operands, not ${operand.type}`)
+      for (const [operand, source] of [
+        [left, node.left],
+        [right, node.right],
+      ] as const) {
+        if (operand.type !== 'Edm.Boolean' && operand.type !== 'Null')
+          throw bindError(context, source.position, `${operator} needs true/false operands, not ${operand.type}`)
       }
       return BoundLogical.create(operator, left, right)
     case 'eq':
@@ -258,27 +296,42 @@ function bindBinary(node: BinaryOperationNode, environment: BindEnvironment): Bo
   }
 }
 
-function bindArithmetic(node: BinaryOperationNode, left: BoundExpression, right: BoundExpression, environment: BindEnvironment): BoundExpression {
+function bindArithmetic(
+  node: BinaryOperationNode,
+  left: BoundExpression,
+  right: BoundExpression,
+  environment: BindEnvironment,
+): BoundExpression {
   const operator = node.operator as 'add' | 'sub' | 'mul' | 'div' | 'divby' | 'mod'
   // URL Conventions 5.1.1.2.1: a date-time plus or minus a duration is a date-time.
   if ((operator === 'add' || operator === 'sub') && left.type === 'Edm.DateTimeOffset' && right.type === 'Edm.Duration') {
     return BoundArithmetic.create(operator, left, right, 'Edm.DateTimeOffset')
   }
-  for (const [operand, source] of [[left, node.left], [right, node.right]] as const) {
-    if (!isNumeric(operand.type) && operand.type !== 'Null') throw bindError(environment.context, source.position, `${operator} needs numbers, not ${operand.type}`)
+  for (const [operand, source] of [
+    [left, node.left],
+    [right, node.right],
+  ] as const) {
+    if (!isNumeric(operand.type) && operand.type !== 'Null')
+      throw bindError(environment.context, source.position, `${operator} needs numbers, not ${operand.type}`)
   }
-  const type = operator === 'divby' ? promoteNumeric(promoteNumeric(left.type, right.type), 'Edm.Decimal') : promoteNumeric(left.type, right.type)
+  const type =
+    operator === 'divby' ? promoteNumeric(promoteNumeric(left.type, right.type), 'Edm.Decimal') : promoteNumeric(left.type, right.type)
   return BoundArithmetic.create(operator, left, right, type === 'Null' ? 'Edm.Decimal' : type)
 }
 
 function bindIn(node: InNode, environment: BindEnvironment): BoundExpression {
   const left = bindExpression(node.left, environment)
   if (node.right.kind !== 'ListNode') {
-    throw bindError(environment.context, node.right.position, 'in needs a list of values, as in Code in (\'1\',\'2\'); no property of this service is a collection of values')
+    throw bindError(
+      environment.context,
+      node.right.position,
+      "in needs a list of values, as in Code in ('1','2'); no property of this service is a collection of values",
+    )
   }
   const items = node.right.items.map((item) => {
     const bound = coerceLiteral(bindLiteral(item, environment.context), left, item.position, environment)
-    if (!comparable(left.type, bound.type)) throw bindError(environment.context, item.position, `cannot compare ${left.type} with ${bound.type}`)
+    if (!comparable(left.type, bound.type))
+      throw bindError(environment.context, item.position, `cannot compare ${left.type} with ${bound.type}`)
     return bound
   })
   return BoundIn.create(left, items)
@@ -288,11 +341,17 @@ function bindIn(node: InNode, environment: BindEnvironment): BoundExpression {
  * A literal compared with a value of another type, where the intent is plain: a string holding a GUID
  * against a GUID (`Product_Key eq '…'`), a date against a date-time (its midnight, UTC).
  */
-function coerceLiteral(expression: BoundExpression, other: BoundExpression, position: number, environment: BindEnvironment): BoundExpression {
+function coerceLiteral(
+  expression: BoundExpression,
+  other: BoundExpression,
+  position: number,
+  environment: BindEnvironment,
+): BoundExpression {
   if (expression.kind !== 'BoundLiteral' || expression.type === other.type) return expression
   if (other.type === 'Edm.Guid' && expression.type === 'Edm.String') {
     const text = String(expression.value)
-    if (!GUID.test(text)) throw bindError(environment.context, position, `${JSON.stringify(text.slice(0, 40))} is not a GUID`, 'InvalidLiteral')
+    if (!GUID.test(text))
+      throw bindError(environment.context, position, `${JSON.stringify(text.slice(0, 40))} is not a GUID`, 'InvalidLiteral')
     return BoundLiteral.create('Edm.Guid', text.toLowerCase())
   }
   if (other.type === 'Edm.DateTimeOffset' && expression.type === 'Edm.Date') {
@@ -302,16 +361,55 @@ function coerceLiteral(expression: BoundExpression, other: BoundExpression, posi
 }
 
 const PRIMITIVE_TYPES: ReadonlySet<string> = new Set<BoundType>([
-  'Edm.String', 'Edm.Guid', 'Edm.Boolean', 'Edm.Int32', 'Edm.Int64', 'Edm.Decimal', 'Edm.Double', 'Edm.DateTimeOffset', 'Edm.Date', 'Edm.TimeOfDay',
+  'Edm.String',
+  'Edm.Guid',
+  'Edm.Boolean',
+  'Edm.Int32',
+  'Edm.Int64',
+  'Edm.Decimal',
+  'Edm.Double',
+  'Edm.DateTimeOffset',
+  'Edm.Date',
+  'Edm.TimeOfDay',
 ])
 
 /** The primitive types of OData 4.01 (CSDL §4.4): known to isof even where no property has them. */
 const EDM_TYPES: ReadonlySet<string> = new Set(
   [
-    'Binary', 'Boolean', 'Byte', 'Date', 'DateTimeOffset', 'Decimal', 'Double', 'Duration', 'Guid', 'Int16', 'Int32', 'Int64', 'SByte', 'Single',
-    'Stream', 'String', 'TimeOfDay', 'Geography', 'GeographyPoint', 'GeographyLineString', 'GeographyPolygon', 'GeographyMultiPoint',
-    'GeographyMultiLineString', 'GeographyMultiPolygon', 'GeographyCollection', 'Geometry', 'GeometryPoint', 'GeometryLineString',
-    'GeometryPolygon', 'GeometryMultiPoint', 'GeometryMultiLineString', 'GeometryMultiPolygon', 'GeometryCollection', 'Untyped',
+    'Binary',
+    'Boolean',
+    'Byte',
+    'Date',
+    'DateTimeOffset',
+    'Decimal',
+    'Double',
+    'Duration',
+    'Guid',
+    'Int16',
+    'Int32',
+    'Int64',
+    'SByte',
+    'Single',
+    'Stream',
+    'String',
+    'TimeOfDay',
+    'Geography',
+    'GeographyPoint',
+    'GeographyLineString',
+    'GeographyPolygon',
+    'GeographyMultiPoint',
+    'GeographyMultiLineString',
+    'GeographyMultiPolygon',
+    'GeographyCollection',
+    'Geometry',
+    'GeometryPoint',
+    'GeometryLineString',
+    'GeometryPolygon',
+    'GeometryMultiPoint',
+    'GeometryMultiLineString',
+    'GeometryMultiPolygon',
+    'GeometryCollection',
+    'Untyped',
   ].map((name) => `Edm.${name}`),
 )
 

@@ -63,7 +63,9 @@ const SIGNATURES: Readonly<Partial<Record<CanonicalFunctionName, Signature>>> = 
   ceiling: { arguments: ['number'], result: ([t]) => t ?? 'Edm.Decimal' },
 }
 
-export type SignatureCheck = { readonly ok: true; readonly type: BoundType } | { readonly ok: false; readonly argument: number | undefined; readonly message: string }
+export type SignatureCheck =
+  | { readonly ok: true; readonly type: BoundType }
+  | { readonly ok: false; readonly argument: number | undefined; readonly message: string }
 
 /** Checks argument types against the function's signature (the parser has checked the count). */
 export function checkFunctionCall(name: CanonicalFunctionName, argumentTypes: readonly BoundType[]): SignatureCheck {

@@ -28,7 +28,13 @@ export {
   type SourceResolver,
 } from './queryable-source.js'
 export { syntheticColumn, renamedColumn } from './synthetic-property.js'
-export { visitBound, type BoundExpression, type BoundExpressionKind, type BoundExpressionVisitor, type BoundOfKind } from './bound/bound-expression.js'
+export {
+  visitBound,
+  type BoundExpression,
+  type BoundExpressionKind,
+  type BoundExpressionVisitor,
+  type BoundOfKind,
+} from './bound/bound-expression.js'
 export { BoundLiteral, type BoundLiteralValue } from './bound/bound-literal.js'
 export { BoundProperty } from './bound/bound-property.js'
 export { BoundComparison } from './bound/bound-comparison.js'

@@ -33,7 +33,11 @@ export class QueryScope {
     if (!byName) this.joinByKey.set(parent, (byName = new Map()))
     let range = byName.get(navigation.name)
     if (!range) {
-      range = Object.freeze({ source: resolve(navigation.targetSet), origin: { kind: 'reference' as const, parent, navigation }, scope: this })
+      range = Object.freeze({
+        source: resolve(navigation.targetSet),
+        origin: { kind: 'reference' as const, parent, navigation },
+        scope: this,
+      })
       byName.set(navigation.name, range)
       this.joins.push(range)
     }

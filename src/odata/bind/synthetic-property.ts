@@ -23,7 +23,11 @@ const STORAGE: Readonly<Record<BoundType, StorageType>> = {
 export function syntheticColumn(name: string, sqlName: string, type: BoundType): SourceColumn {
   const storage = STORAGE[type]
   const edmType: PropertyModel['edmType'] =
-    type === 'Edm.Date' || type === 'Edm.TimeOfDay' || type === 'Null' ? 'Edm.String' : type === 'Edm.Double' || type === 'Edm.Duration' ? 'Edm.Decimal' : type
+    type === 'Edm.Date' || type === 'Edm.TimeOfDay' || type === 'Null'
+      ? 'Edm.String'
+      : type === 'Edm.Double' || type === 'Edm.Duration'
+        ? 'Edm.Decimal'
+        : type
   const property: PropertyModel = Object.freeze({ name, column: sqlName, edmType, storage, role: 'resource', nullable: true })
   return Object.freeze({ name, property, type, sqlName, surrogate: false })
 }

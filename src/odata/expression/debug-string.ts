@@ -26,7 +26,8 @@ const printer: ExpressionVisitor<string> = {
   PropertySegmentNode: (node) => node.name,
   TypeCastSegmentNode: (node) => `<${node.typeName}>`,
   CountSegmentNode: (node) => (node.filter === null ? '$count' : `($count ${print(node.filter)})`),
-  LambdaNode: (node) => (node.variable === null ? `(${node.operator})` : `(${node.operator} ${node.variable} ${print(node.predicate as ExpressionNode)})`),
+  LambdaNode: (node) =>
+    node.variable === null ? `(${node.operator})` : `(${node.operator} ${node.variable} ${print(node.predicate as ExpressionNode)})`,
   MethodCallNode: (node) => `(${node.name}${node.arguments.length === 0 ? '' : ` ${list(node.arguments)}`})`,
   CastNode: (node) => `(cast ${node.operand === null ? '' : `${print(node.operand)} `}${printType(node.type)})`,
   IsOfNode: (node) => `(isof ${node.operand === null ? '' : `${print(node.operand)} `}${printType(node.type)})`,

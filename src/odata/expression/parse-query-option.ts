@@ -123,7 +123,15 @@ const MAX_RECOUNTED_DEPTH = 200
  * figure it reaches over the whole text is stated. A recount that fails for another reason (a syntax
  * error further on, another limit) leaves "more than".
  */
-function stateTheFigure<Result>(error: RunningLimitError, text: string, option: string, code: ErrorCode, limits: ExpressionLimits, grammar: (state: ParseState) => Result, atEnd: string): Error {
+function stateTheFigure<Result>(
+  error: RunningLimitError,
+  text: string,
+  option: string,
+  code: ErrorCode,
+  limits: ExpressionLimits,
+  grammar: (state: ParseState) => Result,
+  atEnd: string,
+): Error {
   if (text.length > MAX_RECOUNTED_LENGTH) return error
   const lifted = error.limit === 'maxDepth' ? MAX_RECOUNTED_DEPTH : Number.MAX_SAFE_INTEGER
   if (lifted <= limits[error.limit]) return error

@@ -41,7 +41,13 @@ export interface BoundRead {
   readonly expand: readonly BoundExpandItem[]
 }
 
-export function bindContext(context: ServiceContext, request: ServiceRequest, parsed: ParsedReadOptions, option: string, errorCode: ErrorCode): BindContext {
+export function bindContext(
+  context: ServiceContext,
+  request: ServiceRequest,
+  parsed: ParsedReadOptions,
+  option: string,
+  errorCode: ErrorCode,
+): BindContext {
   return {
     option,
     errorCode,
@@ -57,16 +63,26 @@ export function bindContext(context: ServiceContext, request: ServiceRequest, pa
  * `conditions` make the rows the addressed resource's (a navigation's link to its parent); they hold
  * before `$apply` transforms the rows, and are part of the filter otherwise.
  */
-export function bindRead(context: ServiceContext, request: ServiceRequest, parsed: ParsedReadOptions, base: QueryableSource, conditions?: (root: Range) => readonly BoundExpression[]): BoundRead {
+export function bindRead(
+  context: ServiceContext,
+  request: ServiceRequest,
+  parsed: ParsedReadOptions,
+  base: QueryableSource,
+  conditions?: (root: Range) => readonly BoundExpression[],
+): BoundRead {
   const bind = (option: string, code: ErrorCode) => bindContext(context, request, parsed, option, code)
-  const input = conditions !== undefined && parsed.apply !== null ? restrictedSource(base, (root) => BoundLogical.all(conditions(root), BoundLiteral.TRUE)) : base
+  const input =
+    conditions !== undefined && parsed.apply !== null
+      ? restrictedSource(base, (root) => BoundLogical.all(conditions(root), BoundLiteral.TRUE))
+      : base
   const apply = parsed.apply === null ? undefined : bindApply(parsed.apply, input, bind('$apply', 'InvalidApply'))
   const source = apply?.output ?? base
   const scope = QueryScope.over(source)
   const linked = conditions !== undefined && apply === undefined ? conditions(scope.root) : []
   const filter = parsed.filter === null ? null : bindFilter(parsed.filter, scope.root, bind('$filter', 'InvalidFilter'))
   // Bound in this order, so that of several bad options the same one is reported as before.
-  const orderBy = parsed.orderBy === null ? [] : bindOrderBy(parsed.orderBy.items, rootEnvironment(bind('$orderby', 'InvalidOrderBy'), scope.root))
+  const orderBy =
+    parsed.orderBy === null ? [] : bindOrderBy(parsed.orderBy.items, rootEnvironment(bind('$orderby', 'InvalidOrderBy'), scope.root))
   const select = bindSelect(parsed.select, source, bind('$select', 'InvalidSelect'))
   const expandContext = bind('$expand', 'InvalidExpand')
   return {
@@ -77,7 +93,10 @@ export function bindRead(context: ServiceContext, request: ServiceRequest, parse
     orderBy,
     select,
     // Table parts and record sets are properties of their owner (bind-expand.ts); rows `$apply` made are not owners.
-    expand: apply === undefined ? bindExpandWithParts(parsed.expand, select, source, expandContext) : bindExpand(parsed.expand, source, expandContext),
+    expand:
+      apply === undefined
+        ? bindExpandWithParts(parsed.expand, select, source, expandContext)
+        : bindExpand(parsed.expand, source, expandContext),
   }
 }
 

@@ -4,7 +4,12 @@
 // Data Aggregation §3.17). Absolute, from the request's Host, without any token (decisions.md §3).
 import type { BoundApply, BoundExpandItem, BoundSelect } from '../../odata/bind/index.js'
 
-export function contextUrl(serviceRoot: string, setName: string, options: { select: BoundSelect; expand: readonly BoundExpandItem[]; apply?: BoundApply | undefined }, entity = false): string {
+export function contextUrl(
+  serviceRoot: string,
+  setName: string,
+  options: { select: BoundSelect; expand: readonly BoundExpandItem[]; apply?: BoundApply | undefined },
+  entity = false,
+): string {
   const items = selectionItems(options.select, options.expand, options.apply?.contextItems)
   const selection = items.length > 0 ? `(${items.join(',')})` : ''
   return `${serviceRoot}$metadata#${setName}${selection}${entity ? '/$entity' : ''}`

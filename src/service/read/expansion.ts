@@ -89,7 +89,8 @@ export class Expansion {
     for (const [key, group] of this.rowsByParent) {
       this.countByParent.set(key, group.length)
       const skip = this.item.skip ?? 0
-      const sliced = skip > 0 || this.item.top !== null ? group.slice(skip, this.item.top === null ? undefined : skip + this.item.top) : group
+      const sliced =
+        skip > 0 || this.item.top !== null ? group.slice(skip, this.item.top === null ? undefined : skip + this.item.top) : group
       this.rowsByParent.set(key, sliced)
       kept.push(...sliced)
     }
@@ -101,15 +102,23 @@ export class Expansion {
     const first = this.childKeyColumns[0]!
     const where: BoundExpression[] = [
       keys.length === 1
-        ? BoundComparison.create('eq', BoundProperty.create(scope.root, first), BoundLiteral.create(literalType(first), keys[0] as string | number))
-        : BoundIn.create(BoundProperty.create(scope.root, first), keys.map((k) => BoundLiteral.create(literalType(first), k as string | number))),
+        ? BoundComparison.create(
+            'eq',
+            BoundProperty.create(scope.root, first),
+            BoundLiteral.create(literalType(first), keys[0] as string | number),
+          )
+        : BoundIn.create(
+            BoundProperty.create(scope.root, first),
+            keys.map((k) => BoundLiteral.create(literalType(first), k as string | number)),
+          ),
     ]
     if (this.item.filter !== null) where.push(this.item.filter)
     const orderBy: BoundOrderItem[] = []
     if (this.collection) {
       for (const column of this.childKeyColumns) orderBy.push({ expression: BoundProperty.create(scope.root, column), descending: false })
       orderBy.push(...this.item.orderBy)
-      for (const column of scope.root.source.rowKey) orderBy.push({ expression: BoundProperty.create(scope.root, column), descending: false })
+      for (const column of scope.root.source.rowKey)
+        orderBy.push({ expression: BoundProperty.create(scope.root, column), descending: false })
     }
     return new QueryCompiler().compileSelect({ scope, columns: this.child.projection.columns, where, orderBy })
   }

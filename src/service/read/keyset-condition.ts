@@ -4,13 +4,7 @@
 // come the non-NULL values of that item, and a descending item's NULLs come after every value; items
 // that cannot be NULL (columns of the root table declared NOT NULL) skip those branches, which keeps
 // the condition a plain range for the optimizer.
-import {
-  BoundComparison,
-  BoundLiteral,
-  BoundLogical,
-  type BoundExpression,
-  type BoundOrderItem,
-} from '../../odata/bind/index.js'
+import { BoundComparison, BoundLiteral, BoundLogical, type BoundExpression, type BoundOrderItem } from '../../odata/bind/index.js'
 
 export function keysetCondition(order: readonly BoundOrderItem[], last: readonly BoundLiteral[]): BoundExpression {
   const branches: BoundExpression[] = []

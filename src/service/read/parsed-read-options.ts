@@ -44,7 +44,8 @@ const ACCEPTED: Readonly<Record<ReadKind, ReadonlySet<SystemQueryOption>>> = {
 export function parseReadOptions(request: ServiceRequest, kind: ReadKind): ParsedReadOptions {
   const system = request.query.system
   for (const option of system.keys()) {
-    if (option === '$search') throw new ODataError('SearchNotSupported', '$search is not supported; use $filter with contains()', { target: '$search' })
+    if (option === '$search')
+      throw new ODataError('SearchNotSupported', '$search is not supported; use $filter with contains()', { target: '$search' })
     if (!ACCEPTED[kind].has(option)) {
       const what = kind === 'entity' ? 'a single entity' : kind === 'count' ? '/$count' : 'a collection'
       throw new ODataError('InvalidQueryOption', `${option} does not apply to ${what}`, { target: option })
@@ -52,7 +53,10 @@ export function parseReadOptions(request: ServiceRequest, kind: ReadKind): Parse
   }
   const limits = request.subject.profile.expressionLimits as Partial<ExpressionLimits>
   const text = (option: SystemQueryOption) => system.get(option)
-  const parse = <T>(option: SystemQueryOption, parser: (text: string, options: { option: string; limits: Partial<ExpressionLimits> }) => T): T | null => {
+  const parse = <T>(
+    option: SystemQueryOption,
+    parser: (text: string, options: { option: string; limits: Partial<ExpressionLimits> }) => T,
+  ): T | null => {
     const value = text(option)
     return value === undefined ? null : parser(value, { option, limits })
   }
@@ -73,7 +77,10 @@ export function parseReadOptions(request: ServiceRequest, kind: ReadKind): Parse
 function nonNegativeInteger(option: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined
   const trimmed = text.trim()
-  if (!/^\d{1,15}$/.test(trimmed)) throw new ODataError('InvalidQueryOption', `${option} must be a non-negative integer, not ${JSON.stringify(text.slice(0, 40))}`, { target: option })
+  if (!/^\d{1,15}$/.test(trimmed))
+    throw new ODataError('InvalidQueryOption', `${option} must be a non-negative integer, not ${JSON.stringify(text.slice(0, 40))}`, {
+      target: option,
+    })
   return Number(trimmed)
 }
 

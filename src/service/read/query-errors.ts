@@ -21,7 +21,10 @@ export function translateQueryError(error: unknown): unknown {
     return new ODataError('DivisionByZero', 'The request divides by zero (div, divby or mod with a divisor that is 0 for a row it reads).')
   }
   if (typeof errno === 'number' && VALUE_ERRORS.has(errno)) {
-    return new ODataError('ValueOutOfRange', 'A value the request computes is out of the range the database can hold (an arithmetic overflow or a date beyond 9999).')
+    return new ODataError(
+      'ValueOutOfRange',
+      'A value the request computes is out of the range the database can hold (an arithmetic overflow or a date beyond 9999).',
+    )
   }
   return error
 }

@@ -8,7 +8,14 @@
 // and paging deterministic. Server-driven paging (page-size.ts) asks for one row more than the page to
 // know whether a next one exists, and the next link carries a keyset token (skip-token.ts).
 import { ODataError } from '../../errors.js'
-import { BoundAggregate, BoundProperty, type BoundExpression, type BoundOrderItem, type QueryableSource, type Range } from '../../odata/bind/index.js'
+import {
+  BoundAggregate,
+  BoundProperty,
+  type BoundExpression,
+  type BoundOrderItem,
+  type QueryableSource,
+  type Range,
+} from '../../odata/bind/index.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { streamRows, type RowWriter } from '../../respond/stream-rows.js'
 import { QueryCompiler } from '../../sql/query-compiler.js'
@@ -60,7 +67,8 @@ export async function readRows(context: ServiceContext, request: ServiceRequest,
   const orderPositions = pageable ? order.map((item) => shape.projection.add(item.expression)) : []
   let keyset: BoundExpression | undefined
   if (parsed.skipToken !== undefined) {
-    if (!pageable) throw new ODataError('InvalidSkipToken', '$skiptoken does not apply: these rows have no key to page by', { target: '$skiptoken' })
+    if (!pageable)
+      throw new ODataError('InvalidSkipToken', '$skiptoken does not apply: these rows have no key to page by', { target: '$skiptoken' })
     keyset = keysetCondition(order, decodeSkipToken(parsed.skipToken, signature, order))
   }
   const top = parsed.top
@@ -84,29 +92,38 @@ export async function readRows(context: ServiceContext, request: ServiceRequest,
   })
 
   const annotations: string[] = []
-  if (format.metadata !== 'none') annotations.push(`"@odata.context":${JSON.stringify(contextUrl(request.serviceRoot, target.contextName, bound))}`)
+  if (format.metadata !== 'none')
+    annotations.push(`"@odata.context":${JSON.stringify(contextUrl(request.serviceRoot, target.contextName, bound))}`)
   if (count !== undefined) annotations.push(`"@odata.count":${count}`)
   const head = `{${annotations.map((a) => `${a},`).join('')}"value":[`
   const tail = (written: number, last: readonly unknown[] | undefined, more: boolean) => {
     if (!more || !pageLimited || last === undefined) return ']}'
-    const token = encodeSkipToken(signature, orderPositions.map((p) => last[p]))
+    const token = encodeSkipToken(
+      signature,
+      orderPositions.map((p) => last[p]),
+    )
     const link = nextLink(request, target.resourcePath, token, top === undefined ? undefined : top - written)
     return `],"@odata.nextLink":${JSON.stringify(link)}}`
   }
   const writer: RowWriter =
     shape.expansions.length === 0
       ? { write: (row) => writeObject(shape, row) }
-      : { write: (row) => writeObject(shape, row), prepareBatch: (rows) => loadExpansions(shape, rows, run), batchSize: EXPANSION_BATCH_ROWS }
-  const stream = () => streamRows(sink, context.pool, {
-    sql: query.sql,
-    values: query.parameters,
-    writer,
-    status: 200,
-    headers: responseHeaders(format, paging.applied === undefined ? {} : { 'Preference-Applied': paging.applied }),
-    head,
-    tail,
-    ...(pageLimited ? { rowLimit: paging.size! } : {}),
-  })
+      : {
+          write: (row) => writeObject(shape, row),
+          prepareBatch: (rows) => loadExpansions(shape, rows, run),
+          batchSize: EXPANSION_BATCH_ROWS,
+        }
+  const stream = () =>
+    streamRows(sink, context.pool, {
+      sql: query.sql,
+      values: query.parameters,
+      writer,
+      status: 200,
+      headers: responseHeaders(format, paging.applied === undefined ? {} : { 'Preference-Applied': paging.applied }),
+      head,
+      tail,
+      ...(pageLimited ? { rowLimit: paging.size! } : {}),
+    })
   await (shape.expansions.length === 0 ? stream() : expandingReadLimit(context.pool)(stream)).catch((error: unknown) => {
     throw translateQueryError(error)
   })
@@ -115,9 +132,13 @@ export async function readRows(context: ServiceContext, request: ServiceRequest,
 /** The requested order (or the source's own), completed with the row key so that no two rows tie. */
 export function totalOrder(requested: readonly BoundOrderItem[], source: QueryableSource, root: Range): BoundOrderItem[] {
   const order: BoundOrderItem[] =
-    requested.length > 0 ? [...requested] : source.ordering.map((key) => ({ expression: BoundProperty.create(root, key.column), descending: key.descending }))
+    requested.length > 0
+      ? [...requested]
+      : source.ordering.map((key) => ({ expression: BoundProperty.create(root, key.column), descending: key.descending }))
   for (const column of source.rowKey) {
-    const present = order.some((item) => item.expression.kind === 'BoundProperty' && item.expression.range === root && item.expression.column === column)
+    const present = order.some(
+      (item) => item.expression.kind === 'BoundProperty' && item.expression.range === root && item.expression.column === column,
+    )
     if (!present) order.push({ expression: BoundProperty.create(root, column), descending: false })
   }
   return order

@@ -9,7 +9,10 @@ export function writeObject(shape: RowShape, row: Row, annotations = ''): string
   const members = shape.members(row)
   const head = annotations === '' ? members : members === '' ? annotations.slice(0, -1) : annotations + members
   if (shape.expansions.length === 0) return `{${head}}`
-  return joinObject(head, shape.expansions.map((e) => e.write(row)))
+  return joinObject(
+    head,
+    shape.expansions.map((e) => e.write(row)),
+  )
 }
 
 /** Loads the expansions of a batch of rows, nested ones included. */

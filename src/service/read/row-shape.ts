@@ -23,19 +23,30 @@ export interface RowShape {
   readonly expansions: readonly Expansion[]
 }
 
-export function buildRowShape(scope: QueryScope, select: BoundSelect, expand: readonly BoundExpandItem[], context: ShapeContext, form: ExpandForm = 'entities'): RowShape {
+export function buildRowShape(
+  scope: QueryScope,
+  select: BoundSelect,
+  expand: readonly BoundExpandItem[],
+  context: ShapeContext,
+  form: ExpandForm = 'entities',
+): RowShape {
   const projection = new Projection()
   const root = scope.root
   let members: MembersWriter
   if (form === 'entities') {
-    const fields = select.columns.map((column) => outputField(column.name, projection.addColumn(root, column), column.property, context.format))
+    const fields = select.columns.map((column) =>
+      outputField(column.name, projection.addColumn(root, column), column.property, context.format),
+    )
     members = createMembersWriter(fields)
   } else if (form === 'references') {
     members = referenceWriter(scope, projection, context.serviceRoot)
   } else {
     members = () => ''
   }
-  const expansions = form === 'entities' ? expand.map((item) => new Expansion(item, root, projection, buildRowShape(item.scope, item.select, item.expand, context, item.form))) : []
+  const expansions =
+    form === 'entities'
+      ? expand.map((item) => new Expansion(item, root, projection, buildRowShape(item.scope, item.select, item.expand, context, item.form)))
+      : []
   return { scope, projection, members, expansions }
 }
 

@@ -58,7 +58,8 @@ function literalOf(value: unknown, type: BoundType): BoundLiteral {
   const number = typeof value === 'number' && Number.isFinite(value) ? value : undefined
   switch (type) {
     case 'Edm.Boolean':
-      if (value === 0 || value === 1 || value === '0' || value === '1' || typeof value === 'boolean') return BoundLiteral.create(type, value === true || value === 1 || value === '1')
+      if (value === 0 || value === 1 || value === '0' || value === '1' || typeof value === 'boolean')
+        return BoundLiteral.create(type, value === true || value === 1 || value === '1')
       break
     case 'Edm.Int32':
       if (number !== undefined && Number.isInteger(number) && Math.abs(number) <= 2147483648) return BoundLiteral.create(type, number)

@@ -26,8 +26,16 @@ export function checkBodyNames(model: ServiceModel, request: ServiceRequest, set
   const root = serviceRootParts(model, request.serviceRoot)
   checkObject(model, set, body, '', unknown, root)
   if (unknown.length === 0 || ignoresUnknownProperties(model)) return
-  const details: ErrorDetail[] = unknown.map((name) => ({ code: 'UnknownProperty', message: `${name} is not a property of ${set.name}`, target: name }))
-  throw new ODataError('UnknownProperty', `The body names what ${set.name} does not have: ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', …' : ''}`, { target: unknown[0]!, details })
+  const details: ErrorDetail[] = unknown.map((name) => ({
+    code: 'UnknownProperty',
+    message: `${name} is not a property of ${set.name}`,
+    target: name,
+  }))
+  throw new ODataError(
+    'UnknownProperty',
+    `The body names what ${set.name} does not have: ${unknown.slice(0, 20).join(', ')}${unknown.length > 20 ? ', …' : ''}`,
+    { target: unknown[0]!, details },
+  )
 }
 
 interface RootParts {
@@ -47,7 +55,14 @@ function underRoot(path: string, root: RootParts): boolean {
   return matchMount(path, root.mounts)?.root === root.path
 }
 
-function checkObject(model: ServiceModel, set: EntitySetModel, body: Record<string, unknown>, prefix: string, unknown: string[], root: RootParts): void {
+function checkObject(
+  model: ServiceModel,
+  set: EntitySetModel,
+  body: Record<string, unknown>,
+  prefix: string,
+  unknown: string[],
+  root: RootParts,
+): void {
   for (const name of Object.keys(body)) {
     const at = name.indexOf('@')
     if (at === 0) continue // an annotation of the object
@@ -70,7 +85,8 @@ function checkObject(model: ServiceModel, set: EntitySetModel, body: Record<stri
     if (!navigation.collection || !Array.isArray(rows)) continue
     const rowSet = model.entitySetByName.get(navigation.targetSet)!
     rows.forEach((row, index) => {
-      if (typeof row === 'object' && row !== null && !Array.isArray(row)) checkObject(model, rowSet, row as Record<string, unknown>, `${prefix}${name}/${index}/`, unknown, root)
+      if (typeof row === 'object' && row !== null && !Array.isArray(row))
+        checkObject(model, rowSet, row as Record<string, unknown>, `${prefix}${name}/${index}/`, unknown, root)
     })
   }
 }
@@ -86,8 +102,10 @@ function checkBindAddress(value: unknown, target: string, root: RootParts): void
     } catch {
       throw invalidValue(target, 'is not a valid URL')
     }
-    if (url.host.toLowerCase() !== root.host) throw invalidValue(target, `addresses another host (${url.host}); a bind names an entity of this service`)
-    if (!underRoot(url.pathname, root)) throw invalidValue(target, `addresses another service root; a bind names an entity under ${root.path}`)
+    if (url.host.toLowerCase() !== root.host)
+      throw invalidValue(target, `addresses another host (${url.host}); a bind names an entity of this service`)
+    if (!underRoot(url.pathname, root))
+      throw invalidValue(target, `addresses another service root; a bind names an entity under ${root.path}`)
   } else if (text.startsWith('/') && !underRoot(text, root)) {
     throw invalidValue(target, `addresses another service root; a bind names an entity under ${root.path}`)
   }

@@ -13,7 +13,8 @@ export function invalidValue(target: string, message: string): ODataError {
   return new ODataError('InvalidValue', `${target}: ${message}`, { target })
 }
 
-const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : JSON.stringify(value).slice(0, 60))
+const describe = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : JSON.stringify(value).slice(0, 60)
 
 /** Characters as MySQL counts them (code points), without walking strings that are short enough in UTF-16 units. */
 function codePointLength(text: string, limit: number): number {
@@ -48,7 +49,8 @@ export function decimalText(value: unknown, precision: number, scale: number, ta
     throw invalidValue(target, `expected a decimal number, got ${describe(value)}`)
   }
   const match = DECIMAL_TEXT.exec(text)
-  if (!match || (match[2] === '' && (match[3] ?? '') === '') || text.length > 80) throw invalidValue(target, `${describe(value)} is not a decimal number`)
+  if (!match || (match[2] === '' && (match[3] ?? '') === '') || text.length > 80)
+    throw invalidValue(target, `${describe(value)} is not a decimal number`)
   const [, sign, integerDigits, fractionDigits = '', exponentText] = match
   // Shift the decimal point by the exponent over the digit string.
   let digits = integerDigits! + fractionDigits
@@ -60,8 +62,16 @@ export function decimalText(value: unknown, precision: number, scale: number, ta
   if (point > digits.length) digits += '0'.repeat(point - digits.length)
   const integerPart = digits.slice(0, point).replace(/^0+/, '')
   const fractionPart = digits.slice(point).replace(/0+$/, '')
-  if (integerPart.length > precision - scale) throw invalidValue(target, `${describe(value)} has more than ${precision - scale} digits before the decimal point (Edm.Decimal(${precision},${scale}))`)
-  if (fractionPart.length > scale) throw invalidValue(target, `${describe(value)} has more than ${scale} digits after the decimal point (Edm.Decimal(${precision},${scale}))`)
+  if (integerPart.length > precision - scale)
+    throw invalidValue(
+      target,
+      `${describe(value)} has more than ${precision - scale} digits before the decimal point (Edm.Decimal(${precision},${scale}))`,
+    )
+  if (fractionPart.length > scale)
+    throw invalidValue(
+      target,
+      `${describe(value)} has more than ${scale} digits after the decimal point (Edm.Decimal(${precision},${scale}))`,
+    )
   const zero = integerPart === '' && fractionPart === ''
   const fixed = (integerPart || '0') + (scale > 0 ? `.${fractionPart.padEnd(scale, '0')}` : '')
   return (sign === '-' && !zero ? '-' : '') + fixed
@@ -85,11 +95,13 @@ export function storedValue(property: PropertyModel, value: unknown, target: str
       if (typeof value !== 'string') throw invalidValue(target, `expected a string, got ${describe(value)}`)
       // A lone surrogate (from a "\ud800" escape) cannot be stored in utf8mb4.
       if (LONE_SURROGATE.test(value)) throw invalidValue(target, 'is not well-formed Unicode (lone surrogate)')
-      if (storage.length !== undefined && codePointLength(value, storage.length) > storage.length) throw invalidValue(target, `is longer than ${storage.length} characters`)
+      if (storage.length !== undefined && codePointLength(value, storage.length) > storage.length)
+        throw invalidValue(target, `is longer than ${storage.length} characters`)
       return value
     }
     case 'enum':
-      if (typeof value !== 'string' || !storage.values.includes(value)) throw invalidValue(target, `expected one of ${storage.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(value)}`)
+      if (typeof value !== 'string' || !storage.values.includes(value))
+        throw invalidValue(target, `expected one of ${storage.values.map((v) => JSON.stringify(v)).join(', ')}, got ${describe(value)}`)
       return value
     case 'decimal':
       return decimalText(value, storage.precision, storage.scale, target)
@@ -98,15 +110,18 @@ export function storedValue(property: PropertyModel, value: unknown, target: str
       return value ? 1 : 0
     case 'datetime': {
       const stored = typeof value === 'string' ? parseDateTime(value.trim()) : undefined
-      if (stored === undefined) throw invalidValue(target, `expected a date-time (ISO 8601, e.g. "2024-01-31T10:00:00Z"), got ${describe(value)}`)
+      if (stored === undefined)
+        throw invalidValue(target, `expected a date-time (ISO 8601, e.g. "2024-01-31T10:00:00Z"), got ${describe(value)}`)
       return stored
     }
     case 'int':
-      if (typeof value !== 'number' || !Number.isInteger(value) || value < -2147483648 || value > 2147483647) throw invalidValue(target, `expected a 32-bit integer, got ${describe(value)}`)
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < -2147483648 || value > 2147483647)
+        throw invalidValue(target, `expected a 32-bit integer, got ${describe(value)}`)
       return value
     case 'bigint': {
       const text = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : typeof value === 'string' ? value.trim() : ''
-      if (!/^[+-]?\d{1,19}$/.test(text) || BigInt(text) > 9223372036854775807n || BigInt(text) < -9223372036854775808n) throw invalidValue(target, `expected a 64-bit integer, got ${describe(value)}`)
+      if (!/^[+-]?\d{1,19}$/.test(text) || BigInt(text) > 9223372036854775807n || BigInt(text) < -9223372036854775808n)
+        throw invalidValue(target, `expected a 64-bit integer, got ${describe(value)}`)
       return String(BigInt(text))
     }
   }

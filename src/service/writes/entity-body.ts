@@ -32,7 +32,8 @@ export function parseJsonBody(request: ServiceRequest, required: boolean, model?
   const body = parseJson(request, required)
   // With the model, the body of a write to a set or an entity is checked name by name (body-names.ts).
   const path = request.path
-  if (body !== undefined && model !== undefined && (path.kind === 'collection' || path.kind === 'entity')) checkBodyNames(model, request, path.set, body)
+  if (body !== undefined && model !== undefined && (path.kind === 'collection' || path.kind === 'entity'))
+    checkBodyNames(model, request, path.set, body)
   return body
 }
 
@@ -74,7 +75,8 @@ function parseJson(request: ServiceRequest, required: boolean): JsonObject | und
  * → the referenced Ref_Key, checked to address an entity of `targetSetName`.
  */
 export function bindReference(model: ServiceModel, targetSetName: string, value: unknown, target: string): string {
-  if (typeof value !== 'string') throw invalidValue(target, `expected the address of an entity of ${targetSetName}, got ${value === null ? 'null' : typeof value}`)
+  if (typeof value !== 'string')
+    throw invalidValue(target, `expected the address of an entity of ${targetSetName}, got ${value === null ? 'null' : typeof value}`)
   let text: string
   try {
     text = decodeUrlComponent(value.trim())
@@ -82,7 +84,11 @@ export function bindReference(model: ServiceModel, targetSetName: string, value:
     throw invalidValue(target, 'has a malformed percent-encoding')
   }
   const match = /(?:^|\/)([^/()]+)\(([^()]*)\)$/.exec(text)
-  if (!match) throw invalidValue(target, `expected the address of an entity of ${targetSetName} (${targetSetName}(guid'…')), got ${JSON.stringify(value.slice(0, 80))}`)
+  if (!match)
+    throw invalidValue(
+      target,
+      `expected the address of an entity of ${targetSetName} (${targetSetName}(guid'…')), got ${JSON.stringify(value.slice(0, 80))}`,
+    )
   const [, setName, keyText] = match
   if (setName !== targetSetName) throw invalidValue(target, `must address an entity of ${targetSetName}, not ${setName}`)
   try {
@@ -96,7 +102,12 @@ export function bindReference(model: ServiceModel, targetSetName: string, value:
  * The stored values of the `writable` properties the body gives, by property name. `prefix` goes before
  * each name in error targets (`Goods/0/`).
  */
-export function readProperties(model: ServiceModel, body: JsonObject, writable: readonly PropertyModel[], prefix = ''): Map<string, unknown> {
+export function readProperties(
+  model: ServiceModel,
+  body: JsonObject,
+  writable: readonly PropertyModel[],
+  prefix = '',
+): Map<string, unknown> {
   const values = new Map<string, unknown>()
   for (const property of writable) {
     const target = prefix + property.name
@@ -106,7 +117,10 @@ export function readProperties(model: ServiceModel, body: JsonObject, writable: 
       const bindName = `${property.reference.navigation}@odata.bind`
       if (hasOwn(body, bindName)) {
         const raw = body[bindName]
-        const bound = raw === null ? storedValue(property, null, prefix + bindName) : bindReference(model, property.reference.targetSet, raw, prefix + bindName)
+        const bound =
+          raw === null
+            ? storedValue(property, null, prefix + bindName)
+            : bindReference(model, property.reference.targetSet, raw, prefix + bindName)
         if (given && bound !== value) throw invalidValue(prefix + bindName, `names another entity than ${property.name}`)
         value = bound
       }

@@ -37,11 +37,19 @@ export function checkPreconditions(request: ServiceRequest, exists: boolean, ver
   if (ifMatch !== undefined) {
     const tags = parseEntityTags(ifMatch, 'If-Match')
     const holds = exists && (tags === '*' || (version !== undefined && tags.includes(version)))
-    if (!holds) throw new ODataError('PreconditionFailed', exists ? 'If-Match does not match the current version of the entity (it was changed by someone else)' : 'If-Match requires an existing entity', { target: 'If-Match' })
+    if (!holds)
+      throw new ODataError(
+        'PreconditionFailed',
+        exists
+          ? 'If-Match does not match the current version of the entity (it was changed by someone else)'
+          : 'If-Match requires an existing entity',
+        { target: 'If-Match' },
+      )
   }
   const ifNoneMatch = request.headers.get('if-none-match')
   if (ifNoneMatch !== undefined && exists) {
     const tags = parseEntityTags(ifNoneMatch, 'If-None-Match')
-    if (tags === '*' || (version !== undefined && tags.includes(version))) throw new ODataError('PreconditionFailed', 'If-None-Match does not hold: the entity exists', { target: 'If-None-Match' })
+    if (tags === '*' || (version !== undefined && tags.includes(version)))
+      throw new ODataError('PreconditionFailed', 'If-None-Match does not hold: the entity exists', { target: 'If-None-Match' })
   }
 }

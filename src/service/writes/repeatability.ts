@@ -63,13 +63,23 @@ function rejected(code: 'BadRequest' | 'PreconditionFailed', message: string, ta
 export function repeatabilityKey(request: ServiceRequest, now = Date.now()): RepeatabilityKey | undefined {
   const requestId = request.headers.get('repeatability-request-id')
   if (requestId === undefined) return undefined
-  if (!/^[\x21-\x7e]{1,200}$/.test(requestId)) throw rejected('BadRequest', 'Repeatability-Request-ID must be 1 to 200 visible ASCII characters', 'Repeatability-Request-ID')
+  if (!/^[\x21-\x7e]{1,200}$/.test(requestId))
+    throw rejected('BadRequest', 'Repeatability-Request-ID must be 1 to 200 visible ASCII characters', 'Repeatability-Request-ID')
   const firstSent = request.headers.get('repeatability-first-sent')
   if (firstSent !== undefined) {
     const millis = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(firstSent.trim()) ? Date.parse(firstSent) : NaN
-    if (Number.isNaN(millis)) throw rejected('BadRequest', 'Repeatability-First-Sent must be an HTTP date (IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT")', 'Repeatability-First-Sent')
+    if (Number.isNaN(millis))
+      throw rejected(
+        'BadRequest',
+        'Repeatability-First-Sent must be an HTTP date (IMF-fixdate, e.g. "Sun, 06 Nov 1994 08:49:37 GMT")',
+        'Repeatability-First-Sent',
+      )
     if (now - millis > RETENTION_HOURS * 3_600_000) {
-      throw rejected('PreconditionFailed', `Repeatability-First-Sent is more than ${RETENTION_HOURS} hours ago: the service keeps responses that long and cannot tell whether the request ran`, 'Repeatability-First-Sent')
+      throw rejected(
+        'PreconditionFailed',
+        `Repeatability-First-Sent is more than ${RETENTION_HOURS} hours ago: the service keeps responses that long and cannot tell whether the request ran`,
+        'Repeatability-First-Sent',
+      )
     }
   }
   const hash = createHash('sha256').update(`${request.method} ${describeTarget(request.path)}\n`)
@@ -96,14 +106,25 @@ const RETAINED = sql`UTC_TIMESTAMP() - INTERVAL ${RETENTION_HOURS} HOUR`
 
 /** The stored response of this (subject, id) if one is kept, ready to replay; `400` when it was another request. */
 export async function storedResponse(source: Queryable, key: RepeatabilityKey): Promise<WriteResult | undefined> {
-  const [row] = await selectRows(source, sql`SELECT status, headers, body FROM _repeatability WHERE subject = ${key.subject} AND request_id = ${key.requestId} AND created_at >= ${RETAINED}`)
+  const [row] = await selectRows(
+    source,
+    sql`SELECT status, headers, body FROM _repeatability WHERE subject = ${key.subject} AND request_id = ${key.requestId} AND created_at >= ${RETAINED}`,
+  )
   if (!row) return undefined
   const stored = JSON.parse(row.headers) as { fingerprint: string; headers: Record<string, string> }
   if (stored.fingerprint !== key.fingerprint) {
-    throw rejected('BadRequest', 'This Repeatability-Request-ID was used for another request (method, address or body differ)', 'Repeatability-Request-ID')
+    throw rejected(
+      'BadRequest',
+      'This Repeatability-Request-ID was used for another request (method, address or body differ)',
+      'Repeatability-Request-ID',
+    )
   }
   const body = Buffer.from(row.body)
-  return { status: Number(row.status), headers: { ...stored.headers, ...ACCEPTED }, ...(body.length > 0 ? { body: body.toString('utf8') } : {}) }
+  return {
+    status: Number(row.status),
+    headers: { ...stored.headers, ...ACCEPTED },
+    ...(body.length > 0 ? { body: body.toString('utf8') } : {}),
+  }
 }
 
 function insertResponse(key: RepeatabilityKey, result: WriteResult): SqlFragment {

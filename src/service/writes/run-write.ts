@@ -14,7 +14,16 @@ import { runInTransaction, type Transaction } from '../../store/transaction.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
 import { prepareWrite } from './prepare-write.js'
-import { purgeExpiredResponses, RepeatedConcurrently, repeatabilityKey, storedResponse, storeRefusal, storeResponse, withAccepted, type RepeatabilityKey } from './repeatability.js'
+import {
+  purgeExpiredResponses,
+  RepeatedConcurrently,
+  repeatabilityKey,
+  storedResponse,
+  storeRefusal,
+  storeResponse,
+  withAccepted,
+  type RepeatabilityKey,
+} from './repeatability.js'
 import { sendWriteResult, type WriteResult } from './write-result.js'
 
 export { isWriteRequest } from './prepare-write.js'
@@ -33,11 +42,17 @@ export async function executeWrite(context: ServiceContext, request: ServiceRequ
 }
 
 function refusalResult(error: ODataError): WriteResult {
-  return { status: error.status, headers: { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, body: JSON.stringify(errorBody(error)) }
+  return {
+    status: error.status,
+    headers: { 'Content-Type': 'application/json;charset=utf-8', ...error.headers },
+    body: JSON.stringify(errorBody(error)),
+  }
 }
 
 function purgeLater(context: ServiceContext): void {
-  purgeExpiredResponses(context.pool).catch((error: unknown) => logger.debug({ err: error }, 'purging expired repeatability records failed'))
+  purgeExpiredResponses(context.pool).catch((error: unknown) =>
+    logger.debug({ err: error }, 'purging expired repeatability records failed'),
+  )
 }
 
 async function runRepeatable(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, key: RepeatabilityKey): Promise<void> {

@@ -25,12 +25,24 @@ function checkParameters(request: ServiceRequest, action: ActionModel): void {
   for (const [name, value] of Object.entries(body)) {
     if (name.startsWith('@')) continue
     const parameter = action.parameters.find((p) => p.name === name)
-    if (!parameter) throw new ODataError('InvalidParameter', `${action.name} has no parameter ${name}${action.parameters.length > 0 ? `; it takes ${action.parameters.map((p) => p.name).join(', ')}` : ''}`, { target: name })
-    if (parameter.edmType === 'Edm.Boolean' && typeof value !== 'boolean' && value !== null) throw invalidValue(name, `expected true or false, got ${JSON.stringify(value)}`)
+    if (!parameter)
+      throw new ODataError(
+        'InvalidParameter',
+        `${action.name} has no parameter ${name}${action.parameters.length > 0 ? `; it takes ${action.parameters.map((p) => p.name).join(', ')}` : ''}`,
+        { target: name },
+      )
+    if (parameter.edmType === 'Edm.Boolean' && typeof value !== 'boolean' && value !== null)
+      throw invalidValue(name, `expected true or false, got ${JSON.stringify(value)}`)
   }
 }
 
-export function prepareAction(context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues, action: ActionModel): WriteOperation {
+export function prepareAction(
+  context: ServiceContext,
+  request: ServiceRequest,
+  set: EntitySetModel,
+  key: KeyValues,
+  action: ActionModel,
+): WriteOperation {
   const { model } = context
   checkParameters(request, action)
   const refKey = String(key.get('Ref_Key'))
@@ -45,7 +57,8 @@ export function prepareAction(context: ServiceContext, request: ServiceRequest, 
     checkPreconditions(request, true, String(stored[versionIndex]))
     const posting = action.name === 'Post'
     if (posting) {
-      if (Number(stored[deletionMarkIndex]) === 1) throw new ODataError('DeletionMarked', `${set.name} ${refKey} is marked for deletion and cannot be posted`)
+      if (Number(stored[deletionMarkIndex]) === 1)
+        throw new ODataError('DeletionMarked', `${set.name} ${refKey} is marked for deletion and cannot be posted`)
       const document: Record<string, unknown> = {}
       set.properties.forEach((p, i) => (document[p.name] = stored[i]))
       const tableParts: Record<string, EntityValues[]> = {}
@@ -62,7 +75,9 @@ export function prepareAction(context: ServiceContext, request: ServiceRequest, 
       await unpostDocument(transaction, model, set, refKey)
     }
     const dataVersion = newDataVersion()
-    await transaction.run(sql`UPDATE ${id(set.table)} SET ${id('Posted')} = ${posting ? 1 : 0}, ${id('DataVersion')} = ${dataVersion} WHERE ${id('Ref_Key')} = ${refKey}`)
+    await transaction.run(
+      sql`UPDATE ${id(set.table)} SET ${id('Posted')} = ${posting ? 1 : 0}, ${id('DataVersion')} = ${dataVersion} WHERE ${id('Ref_Key')} = ${refKey}`,
+    )
     return noContent(entityTag(dataVersion))
   }
 }

@@ -47,7 +47,11 @@ function periodicityOf(set: EntitySetModel): InformationPeriodicity {
 }
 
 /** `k1 = ? AND k2 = ?` over the set's key columns, with the key's values. */
-const keyCondition = (set: EntitySetModel, values: readonly unknown[]) => join(set.key.map((k, i) => sql`${id(k.column)} = ${values[i]}`), ' AND ')
+const keyCondition = (set: EntitySetModel, values: readonly unknown[]) =>
+  join(
+    set.key.map((k, i) => sql`${id(k.column)} = ${values[i]}`),
+    ' AND ',
+  )
 
 /** POST: writes a whole record; an existing record with the same key is replaced. */
 export function prepareRecordWrite(context: ServiceContext, request: ServiceRequest, set: EntitySetModel): WriteOperation {
@@ -67,7 +71,13 @@ export function prepareRecordWrite(context: ServiceContext, request: ServiceRequ
   return async (transaction) => {
     // REPLACE is the portable "insert or replace by primary key" (MySQL 8, MariaDB, TiDB).
     await transaction.run(sql`REPLACE INTO ${id(set.table)} (${columnsOf(set.properties)}) VALUES ${rowValues([row], row.length)}`)
-    return entityResult(request, format, { status: 201, set, properties: set.properties, row, location: entityLocation(request, set, keyValues) })
+    return entityResult(request, format, {
+      status: 201,
+      set,
+      properties: set.properties,
+      row,
+      location: entityLocation(request, set, keyValues),
+    })
   }
 }
 
@@ -80,7 +90,9 @@ export function prepareRecordUpdate(context: ServiceContext, request: ServiceReq
   const keyParameters = set.key.map((k) => key.get(k.name))
 
   return async (transaction) => {
-    const [stored] = await transaction.arrays(sql`SELECT ${columnsOf(set.properties)} FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters)} FOR UPDATE`)
+    const [stored] = await transaction.arrays(
+      sql`SELECT ${columnsOf(set.properties)} FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters)} FOR UPDATE`,
+    )
     if (!stored) throw new ODataError('NotFound', `${set.name} has no record with this key`)
     checkPreconditions(request, true, undefined)
     const row = set.properties.map((p, i) => (values.has(p.name) ? values.get(p.name) : stored[i]))
@@ -93,7 +105,12 @@ export function prepareRecordUpdate(context: ServiceContext, request: ServiceReq
 }
 
 /** DELETE by key. */
-export function prepareRecordDelete(_context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues): WriteOperation {
+export function prepareRecordDelete(
+  _context: ServiceContext,
+  request: ServiceRequest,
+  set: EntitySetModel,
+  key: KeyValues,
+): WriteOperation {
   const keyParameters = set.key.map((k) => key.get(k.name))
   return async (transaction) => {
     const [stored] = await transaction.arrays(sql`SELECT 1 FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters)} FOR UPDATE`)

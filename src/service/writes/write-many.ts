@@ -41,7 +41,11 @@ function valuesOf(set: EntitySetModel, row: readonly unknown[]): Record<string, 
  * (`postedIndexes`: indexes into `createRequests`, in the order of the Posts). Undefined when one does
  * not validate or a posted document is marked for deletion: the requests then run one by one.
  */
-export function prepareWriteMany(context: ServiceContext, createRequests: readonly ServiceRequest[], postedIndexes: readonly number[]): WriteManyOperation | undefined {
+export function prepareWriteMany(
+  context: ServiceContext,
+  createRequests: readonly ServiceRequest[],
+  postedIndexes: readonly number[],
+): WriteManyOperation | undefined {
   let plans: CreatePlan[]
   try {
     plans = createRequests.map((request) => {
@@ -59,7 +63,12 @@ export function prepareWriteMany(context: ServiceContext, createRequests: readon
   return (transaction) => writeMany(context, transaction, plans, postedIndexes)
 }
 
-async function writeMany(context: ServiceContext, transaction: Transaction, plans: readonly CreatePlan[], postedIndexes: readonly number[]): Promise<WriteResult[] | undefined> {
+async function writeMany(
+  context: ServiceContext,
+  transaction: Transaction,
+  plans: readonly CreatePlan[],
+  postedIndexes: readonly number[],
+): Promise<WriteResult[] | undefined> {
   const { model } = context
   let created
   try {
@@ -84,7 +93,12 @@ async function writeMany(context: ServiceContext, transaction: Transaction, plan
   // One UPDATE marks every posted document, each with its own new DataVersion.
   const versions = postedIndexes.map(() => newDataVersion())
   const keys = postedIndexes.map((index) => created[index]!.plan.refKey)
-  const cases = join(keys.map((key, i) => sql`WHEN ${key} THEN ${versions[i]}`), ' ')
-  await transaction.run(sql`UPDATE ${id(set.table)} SET ${id('Posted')} = 1, ${id('DataVersion')} = CASE ${id('Ref_Key')} ${cases} END WHERE ${id('Ref_Key')} IN (${list(keys)})`)
+  const cases = join(
+    keys.map((key, i) => sql`WHEN ${key} THEN ${versions[i]}`),
+    ' ',
+  )
+  await transaction.run(
+    sql`UPDATE ${id(set.table)} SET ${id('Posted')} = 1, ${id('DataVersion')} = CASE ${id('Ref_Key')} ${cases} END WHERE ${id('Ref_Key')} IN (${list(keys)})`,
+  )
   return [...results, ...versions.map((version) => noContent(entityTag(version)))]
 }

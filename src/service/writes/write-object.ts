@@ -41,7 +41,9 @@ function nowStored(): string {
 
 /** A whole row in the order of `set.properties`: given values, then fixed ones, then defaults. */
 function fullRow(set: EntitySetModel, values: Values, fixed: Readonly<Record<string, unknown>>): unknown[] {
-  return set.properties.map((p) => (Object.hasOwn(fixed, p.name) ? fixed[p.name] : values.has(p.name) ? values.get(p.name) : defaultValue(p.storage)))
+  return set.properties.map((p) =>
+    Object.hasOwn(fixed, p.name) ? fixed[p.name] : values.has(p.name) ? values.get(p.name) : defaultValue(p.storage),
+  )
 }
 
 function tablePartSet(model: ServiceModel, documentSet: EntitySetModel, name: string): EntitySetModel {
@@ -83,12 +85,21 @@ async function insertRows(transaction: Transaction, set: EntitySetModel, rows: r
 
 /** Reads a stored table part in line order, as rows of the row set's properties. */
 export async function readTablePart(transaction: Transaction, rowSet: EntitySetModel, owner: string): Promise<unknown[][]> {
-  return transaction.arrays(sql`SELECT ${columnsOf(rowSet.properties)} FROM ${id(rowSet.table)} WHERE ${id('Ref_Key')} = ${owner} ORDER BY ${id('LineNumber')}`)
+  return transaction.arrays(
+    sql`SELECT ${columnsOf(rowSet.properties)} FROM ${id(rowSet.table)} WHERE ${id('Ref_Key')} = ${owner} ORDER BY ${id('LineNumber')}`,
+  )
 }
 
 /** Locks and reads the stored entity (every property, in model order), or undefined when there is none. */
-export async function lockEntity(transaction: Transaction, set: EntitySetModel, key: string, properties: readonly PropertyModel[] = set.properties): Promise<unknown[] | undefined> {
-  const rows = await transaction.arrays(sql`SELECT ${columnsOf(properties)} FROM ${id(set.table)} WHERE ${id('Ref_Key')} = ${key} FOR UPDATE`)
+export async function lockEntity(
+  transaction: Transaction,
+  set: EntitySetModel,
+  key: string,
+  properties: readonly PropertyModel[] = set.properties,
+): Promise<unknown[] | undefined> {
+  const rows = await transaction.arrays(
+    sql`SELECT ${columnsOf(properties)} FROM ${id(set.table)} WHERE ${id('Ref_Key')} = ${key} FOR UPDATE`,
+  )
   return rows[0]
 }
 
@@ -134,7 +145,14 @@ export function planCreate(context: ServiceContext, request: ServiceRequest, set
   } else {
     refKey = randomUUID()
   }
-  return { request, set, format, refKey, values: readProperties(model, body, objectWritable(set)), tableParts: readTableParts(model, set, body) }
+  return {
+    request,
+    set,
+    format,
+    refKey,
+    values: readProperties(model, body, objectWritable(set)),
+    tableParts: readTableParts(model, set, body),
+  }
 }
 
 /**
@@ -156,13 +174,20 @@ export async function writeCreates(transaction: Transaction, model: ServiceModel
     return { plan, dataVersion, row: fullRow(set, plan.values, fixed) }
   })
   try {
-    await insertRows(transaction, set, prepared.map((p) => p.row))
+    await insertRows(
+      transaction,
+      set,
+      prepared.map((p) => p.row),
+    )
   } catch (error) {
     if (!isDuplicateKey(error)) throw error
     if (plans.length > 1) throw new CoalescedCreateConflict()
     const { request, refKey } = plans[0]!
     // decisions.md §5: an existing Ref_Key is 409, or 412 when the client said If-None-Match: *.
-    if (request.headers.get('if-none-match')?.trim() === '*') throw new ODataError('PreconditionFailed', `${set.name} already has an entity with Ref_Key ${refKey} (If-None-Match: *)`, { target: 'Ref_Key' })
+    if (request.headers.get('if-none-match')?.trim() === '*')
+      throw new ODataError('PreconditionFailed', `${set.name} already has an entity with Ref_Key ${refKey} (If-None-Match: *)`, {
+        target: 'Ref_Key',
+      })
     throw new ODataError('Conflict', `${set.name} already has an entity with Ref_Key ${refKey}`, { target: 'Ref_Key' })
   }
   const tablePartRowsByPlan = prepared.map(() => new Map<string, unknown[][]>())
@@ -177,9 +202,21 @@ export async function writeCreates(transaction: Transaction, model: ServiceModel
     if (all.length > 0) await insertRows(transaction, rowSet, all)
   }
   return prepared.map(({ plan, dataVersion, row }, i) => {
-    const expanded: ExpandedRows[] = tablePartNames(set).map((name) => ({ name, properties: tablePartSet(model, set, name).properties, rows: tablePartRowsByPlan[i]!.get(name)! }))
+    const expanded: ExpandedRows[] = tablePartNames(set).map((name) => ({
+      name,
+      properties: tablePartSet(model, set, name).properties,
+      rows: tablePartRowsByPlan[i]!.get(name)!,
+    }))
     const location = `${plan.request.serviceRoot}${encodeURIComponent(set.name)}${canonicalKey(set, (p) => row[set.properties.indexOf(p)])}`
-    const result = entityResult(plan.request, plan.format, { status: 201, set, properties: set.properties, row, etag: entityTag(dataVersion), location, expanded })
+    const result = entityResult(plan.request, plan.format, {
+      status: 201,
+      set,
+      properties: set.properties,
+      row,
+      etag: entityTag(dataVersion),
+      location,
+      expanded,
+    })
     return { plan, row, tablePartRows: tablePartRowsByPlan[i]!, dataVersion, result }
   })
 }
@@ -191,7 +228,13 @@ export function prepareCreate(context: ServiceContext, request: ServiceRequest, 
 }
 
 /** PATCH (merge) or PUT (replace) of a catalog item or document. */
-export function prepareUpdate(context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues, mode: 'merge' | 'replace'): WriteOperation {
+export function prepareUpdate(
+  context: ServiceContext,
+  request: ServiceRequest,
+  set: EntitySetModel,
+  key: KeyValues,
+  mode: 'merge' | 'replace',
+): WriteOperation {
   const { model } = context
   const format = jsonFormat(request)
   const body = parseJsonBody(request, true, context.model)!
@@ -244,7 +287,8 @@ export function prepareDelete(context: ServiceContext, request: ServiceRequest, 
     if (set.kind === 'Document') {
       // Every movement the document recorded goes, posted or not (a record set may have been written directly).
       await unpostDocument(transaction, model, set, refKey)
-      for (const name of tablePartNames(set)) await transaction.run(sql`DELETE FROM ${id(tablePartSet(model, set, name).table)} WHERE ${id('Ref_Key')} = ${refKey}`)
+      for (const name of tablePartNames(set))
+        await transaction.run(sql`DELETE FROM ${id(tablePartSet(model, set, name).table)} WHERE ${id('Ref_Key')} = ${refKey}`)
     }
     await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${id('Ref_Key')} = ${refKey}`)
     return noContent()

@@ -28,7 +28,8 @@ import { entityResult } from './write-result.js'
 
 function recordTypeSetOf(model: ServiceModel, set: EntitySetModel): EntitySetModel {
   const source = set.source
-  if (source.type !== 'accumulationRegister' && source.type !== 'accountingRegister') throw new Error(`${set.name} is not a register with record sets`)
+  if (source.type !== 'accumulationRegister' && source.type !== 'accountingRegister')
+    throw new Error(`${set.name} is not a register with record sets`)
   return model.entitySetByName.get(source.recordTypeSet)!
 }
 
@@ -44,7 +45,12 @@ function recorderDocumentSet(model: ServiceModel, recorderType: string): EntityS
  * `PUT`/`PATCH` on the record-set key (`key` given) or `POST` to the register (`key` undefined: the
  * recorder comes from the body).
  */
-export function prepareRecordSetWrite(context: ServiceContext, request: ServiceRequest, set: EntitySetModel, key: KeyValues | undefined): WriteOperation {
+export function prepareRecordSetWrite(
+  context: ServiceContext,
+  request: ServiceRequest,
+  set: EntitySetModel,
+  key: KeyValues | undefined,
+): WriteOperation {
   const { model } = context
   const format = jsonFormat(request)
   const body = parseJsonBody(request, true, context.model)!
@@ -60,14 +66,21 @@ export function prepareRecordSetWrite(context: ServiceContext, request: ServiceR
   let recorder = fromBody('Recorder')
   let recorderType = fromBody('Recorder_Type')
   if (key) {
-    for (const [name, given] of [['Recorder', recorder], ['Recorder_Type', recorderType]] as const) {
+    for (const [name, given] of [
+      ['Recorder', recorder],
+      ['Recorder_Type', recorderType],
+    ] as const) {
       if (given !== undefined && given !== String(key.get(name))) throw invalidValue(name, `differs from the ${name} in the URL`)
     }
     recorder = String(key.get('Recorder'))
     recorderType = String(key.get('Recorder_Type'))
   } else {
     if (recorder === undefined) throw invalidValue('Recorder', 'is required: the recorder whose record set this is')
-    if (recorderType === undefined) throw invalidValue('Recorder_Type', `is required (one of ${(recorderTypeProperty.storage.kind === 'enum' ? recorderTypeProperty.storage.values : []).join(', ')})`)
+    if (recorderType === undefined)
+      throw invalidValue(
+        'Recorder_Type',
+        `is required (one of ${(recorderTypeProperty.storage.kind === 'enum' ? recorderTypeProperty.storage.values : []).join(', ')})`,
+      )
   }
   const records = body.RecordSet
   if (!Array.isArray(records)) throw invalidValue('RecordSet', 'expected an array of records (an empty array clears the record set)')
@@ -76,7 +89,8 @@ export function prepareRecordSetWrite(context: ServiceContext, request: ServiceR
   const properties = recordTypeSet.properties
   const periodIndex = properties.findIndex((p) => p.name === 'Period')
   const rows = records.map((record, index) => {
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) throw invalidValue(`RecordSet/${index}`, 'expected an object')
+    if (typeof record !== 'object' || record === null || Array.isArray(record))
+      throw invalidValue(`RecordSet/${index}`, 'expected an object')
     const values = readProperties(model, record as Record<string, unknown>, writable, `RecordSet/${index}/`)
     return properties.map((p) => {
       switch (p.name) {
@@ -96,15 +110,29 @@ export function prepareRecordSetWrite(context: ServiceContext, request: ServiceR
     })
   })
   const documentSet = recorderDocumentSet(model, recorderType!)
-  const keyValues = new Map<string, unknown>([['Recorder', recorder], ['Recorder_Type', recorderType]])
+  const keyValues = new Map<string, unknown>([
+    ['Recorder', recorder],
+    ['Recorder_Type', recorderType],
+  ])
 
   return async (transaction) => {
-    const [document] = await transaction.arrays(sql`SELECT ${id('Date')} FROM ${id(documentSet.table)} WHERE ${id('Ref_Key')} = ${recorder} FOR UPDATE`)
-    if (!document) throw new ODataError('NotFound', `The recorder ${documentSet.name} ${recorder} does not exist; a record set belongs to an existing document`)
+    const [document] = await transaction.arrays(
+      sql`SELECT ${id('Date')} FROM ${id(documentSet.table)} WHERE ${id('Ref_Key')} = ${recorder} FOR UPDATE`,
+    )
+    if (!document)
+      throw new ODataError(
+        'NotFound',
+        `The recorder ${documentSet.name} ${recorder} does not exist; a record set belongs to an existing document`,
+      )
     checkPreconditions(request, true, undefined)
     // Copies, not the prepared rows: a deadlock retry runs this again and may read another Date.
-    const filled = rows.map((row) => (row[periodIndex] === undefined ? row.map((value, i) => (i === periodIndex ? document[0] : value)) : row))
-    await replaceMovements(transaction, model, [recordTypeSet], [{ recordTypeSet, columns: properties, rows: filled }], { key: recorder!, type: recorderType! })
+    const filled = rows.map((row) =>
+      row[periodIndex] === undefined ? row.map((value, i) => (i === periodIndex ? document[0] : value)) : row,
+    )
+    await replaceMovements(transaction, model, [recordTypeSet], [{ recordTypeSet, columns: properties, rows: filled }], {
+      key: recorder!,
+      type: recorderType!,
+    })
     return entityResult(request, format, {
       status: key ? 200 : 201,
       set,

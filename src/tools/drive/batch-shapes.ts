@@ -22,7 +22,8 @@ export interface AnswerFigures {
 }
 
 function filled(value: unknown, serial: () => number): unknown {
-  if (typeof value === 'string') return value.includes('{') ? value.replaceAll('{n}', () => String(serial())).replaceAll('{uuid}', () => randomUUID()) : value
+  if (typeof value === 'string')
+    return value.includes('{') ? value.replaceAll('{n}', () => String(serial())).replaceAll('{uuid}', () => randomUUID()) : value
   if (Array.isArray(value)) return value.map((v) => filled(v, serial))
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, filled(v, serial)]))
   return value
@@ -36,12 +37,23 @@ export function buildShape(spec: ShapeSpec, format: BatchFormat): BuiltShape {
       const creates: BatchOperation[] = []
       const posts: BatchOperation[] = []
       for (let i = 1; i <= spec.documents!; i++) {
-        creates.push({ id: `c${i}`, method: 'POST', url: spec.set!, body: varies ? filled(spec.body, () => ++serial) : spec.body, atomicityGroup: 'g' })
+        creates.push({
+          id: `c${i}`,
+          method: 'POST',
+          url: spec.set!,
+          body: varies ? filled(spec.body, () => ++serial) : spec.body,
+          atomicityGroup: 'g',
+        })
         if (spec.post) posts.push({ id: `p${i}`, method: 'POST', url: `$c${i}/Post`, atomicityGroup: 'g' })
       }
       return [...creates, ...posts]
     }
-    return Array.from({ length: spec.operations! }, (_, i) => ({ id: `q${i + 1}`, method: 'GET', url: spec.urls![i % spec.urls!.length]!, headers: { accept: 'application/json' } }))
+    return Array.from({ length: spec.operations! }, (_, i) => ({
+      id: `q${i + 1}`,
+      method: 'GET',
+      url: spec.urls![i % spec.urls!.length]!,
+      headers: { accept: 'application/json' },
+    }))
   }
   const fixed = varies ? undefined : buildBatchBody(operationsOf(), format)
   const tableRows = Object.values(spec.body ?? {}).reduce<number>((sum, v) => sum + (Array.isArray(v) ? v.length : 0), 0)

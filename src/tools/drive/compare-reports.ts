@@ -50,24 +50,44 @@ export function compareReports(aFile: string, a: DriveReport, bFile: string, b: 
 
 export function comparisonText(c: Comparison): string {
   const width = Math.max(...c.figures.map((f) => f.figure.length), 6)
-  const lines = [`a: ${c.a.file} (${c.a.target}, ${c.a.startedAt})`, `b: ${c.b.file} (${c.b.target}, ${c.b.startedAt})`, '', `${'figure'.padEnd(width)}  ${'a'.padStart(12)}  ${'b'.padStart(12)}  ${'b/a'.padStart(7)}`]
-  for (const f of c.figures) lines.push(`${f.figure.padEnd(width)}  ${round(f.a).padStart(12)}  ${round(f.b).padStart(12)}  ${(f.ratio === null ? '–' : f.ratio.toFixed(2)).padStart(7)}`)
+  const lines = [
+    `a: ${c.a.file} (${c.a.target}, ${c.a.startedAt})`,
+    `b: ${c.b.file} (${c.b.target}, ${c.b.startedAt})`,
+    '',
+    `${'figure'.padEnd(width)}  ${'a'.padStart(12)}  ${'b'.padStart(12)}  ${'b/a'.padStart(7)}`,
+  ]
+  for (const f of c.figures)
+    lines.push(
+      `${f.figure.padEnd(width)}  ${round(f.a).padStart(12)}  ${round(f.b).padStart(12)}  ${(f.ratio === null ? '–' : f.ratio.toFixed(2)).padStart(7)}`,
+    )
   return lines.join('\n')
 }
 
 export async function comparisonHtml(c: Comparison): Promise<string> {
-  const perSecond = c.figures.filter((f) => f.figure.endsWith('operations/s') || f.figure === 'rows/s').flatMap((f) => [
-    { figure: f.figure, run: 'a', value: f.a },
-    { figure: f.figure, run: 'b', value: f.b },
-  ])
+  const perSecond = c.figures
+    .filter((f) => f.figure.endsWith('operations/s') || f.figure === 'rows/s')
+    .flatMap((f) => [
+      { figure: f.figure, run: 'a', value: f.a },
+      { figure: f.figure, run: 'b', value: f.b },
+    ])
   const chart = await chartSvg({
     width: 640,
     height: 240,
     data: { values: perSecond },
     mark: 'bar',
-    encoding: { y: { field: 'figure', type: 'nominal', title: null }, yOffset: { field: 'run' }, x: { field: 'value', type: 'quantitative', title: 'per second' }, color: { field: 'run', type: 'nominal' } },
+    encoding: {
+      y: { field: 'figure', type: 'nominal', title: null },
+      yOffset: { field: 'run' },
+      x: { field: 'value', type: 'quantitative', title: 'per second' },
+      color: { field: 'run', type: 'nominal' },
+    },
   })
-  const rows = c.figures.map((f) => `<tr><td>${escapeHtml(f.figure)}</td><td>${round(f.a)}</td><td>${round(f.b)}</td><td>${f.ratio === null ? '–' : f.ratio.toFixed(2)}</td></tr>`).join('')
+  const rows = c.figures
+    .map(
+      (f) =>
+        `<tr><td>${escapeHtml(f.figure)}</td><td>${round(f.a)}</td><td>${round(f.b)}</td><td>${f.ratio === null ? '–' : f.ratio.toFixed(2)}</td></tr>`,
+    )
+    .join('')
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>drive comparison</title><style>${PAGE_STYLE}</style></head>
 <body><h1>Two drive runs side by side</h1>

@@ -17,7 +17,10 @@ export const DRIVE_USAGE = `odata-registers drive WORKLOAD.(json|yaml) [--url RO
 odata-registers drive --compare A.json B.json [--out PREFIX (drive-comparison)]`
 
 export async function driveCommand(args: readonly string[]): Promise<number> {
-  const a = readArguments(args, { values: ['url', 'token', 'user', 'header', 'concurrency', 'duration', 'count', 'warmup', 'rate', 'format', 'pid', 'out'], flags: ['compare', 'help'] })
+  const a = readArguments(args, {
+    values: ['url', 'token', 'user', 'header', 'concurrency', 'duration', 'count', 'warmup', 'rate', 'format', 'pid', 'out'],
+    flags: ['compare', 'help'],
+  })
   if (a.flag('help')) {
     console.log(DRIVE_USAGE)
     return 0
@@ -62,6 +65,16 @@ export async function driveCommand(args: readonly string[]): Promise<number> {
   const { reportHtml } = await import('./report-html.js')
   writeFileSync(`${out}.html`, await reportHtml(report))
   for (const warning of report.warnings) console.error(`warning: ${warning}`)
-  console.log(JSON.stringify({ event: 'summary', ...report.totals, seconds: report.seconds, errors: report.errors, warnings: report.warnings, report: `${out}.json`, page: `${out}.html` }))
+  console.log(
+    JSON.stringify({
+      event: 'summary',
+      ...report.totals,
+      seconds: report.seconds,
+      errors: report.errors,
+      warnings: report.warnings,
+      report: `${out}.json`,
+      page: `${out}.html`,
+    }),
+  )
   return 0
 }

@@ -31,7 +31,14 @@ export class LatencyRecord {
     const at = (q: number) => (sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!)
     let sum = 0
     for (const v of sorted) sum += v
-    return { count: sorted.length, mean: sorted.length ? sum / sorted.length : 0, p50: at(0.5), p90: at(0.9), p99: at(0.99), max: sorted.length ? sorted[sorted.length - 1]! : 0 }
+    return {
+      count: sorted.length,
+      mean: sorted.length ? sum / sorted.length : 0,
+      p50: at(0.5),
+      p90: at(0.9),
+      p99: at(0.99),
+      max: sorted.length ? sorted[sorted.length - 1]! : 0,
+    }
   }
 
   /** Counts in `bins` equal bins from 0 to the max, for a histogram. */

@@ -53,7 +53,11 @@ export class ProcessSampler {
     const now = performance.now()
     if (ticks === undefined || this.lastTicks === undefined) return
     const cpuPercent = ((ticks - this.lastTicks) / TICKS_PER_SECOND / ((now - this.lastAt) / 1000)) * 100
-    this.samples.push({ second: Math.round((now - this.origin) / 100) / 10, cpuPercent: Math.round(cpuPercent * 10) / 10, rssMB: Math.round(rssMB(this.pid) * 10) / 10 })
+    this.samples.push({
+      second: Math.round((now - this.origin) / 100) / 10,
+      cpuPercent: Math.round(cpuPercent * 10) / 10,
+      rssMB: Math.round(rssMB(this.pid) * 10) / 10,
+    })
     this.lastTicks = ticks
     this.lastAt = now
   }

@@ -36,8 +36,12 @@ export async function reportHtml(report: DriveReport): Promise<string> {
     { second: p.second, series: 'operations/s', value: p.operations },
     { second: p.second, series: 'rows/s', value: p.rows },
   ])
-  const histogram = shapes.flatMap(([name, s]) => s.latencyHistogram.map((bin) => ({ shape: name, from: bin.from, to: bin.to, count: bin.count })))
-  const percentiles = shapes.flatMap(([name, s]) => (['p50', 'p90', 'p99', 'max'] as const).map((q) => ({ shape: name, percentile: q, ms: s.latencyMs[q] })))
+  const histogram = shapes.flatMap(([name, s]) =>
+    s.latencyHistogram.map((bin) => ({ shape: name, from: bin.from, to: bin.to, count: bin.count })),
+  )
+  const percentiles = shapes.flatMap(([name, s]) =>
+    (['p50', 'p90', 'p99', 'max'] as const).map((q) => ({ shape: name, percentile: q, ms: s.latencyMs[q] })),
+  )
   const memory = [
     ...(report.server?.samples ?? []).map((s) => ({ second: s.second, process: 'server', rssMB: s.rssMB, cpuPercent: s.cpuPercent })),
     ...report.driver.samples.map((s) => ({ second: s.second, process: 'driver', rssMB: s.rssMB, cpuPercent: s.cpuPercent })),
@@ -51,7 +55,11 @@ export async function reportHtml(report: DriveReport): Promise<string> {
         height: 220,
         data: { values: throughput },
         mark: { type: 'line', point: true },
-        encoding: { x: { field: 'second', type: 'quantitative', title: 'second' }, y: { field: 'value', type: 'quantitative', title: 'per second' }, color: { field: 'series', type: 'nominal' } },
+        encoding: {
+          x: { field: 'second', type: 'quantitative', title: 'second' },
+          y: { field: 'value', type: 'quantitative', title: 'per second' },
+          color: { field: 'series', type: 'nominal' },
+        },
       },
     },
     {
@@ -89,13 +97,19 @@ export async function reportHtml(report: DriveReport): Promise<string> {
     },
     {
       id: 'memory',
-      caption: report.server ? `Memory over time: the server (pid ${report.server.pid}) and the driver` : 'Memory over time: the driver (give --pid for the server)',
+      caption: report.server
+        ? `Memory over time: the server (pid ${report.server.pid}) and the driver`
+        : 'Memory over time: the driver (give --pid for the server)',
       spec: {
         width: WIDTH,
         height: 200,
         data: { values: memory },
         mark: { type: 'line', point: true },
-        encoding: { x: { field: 'second', type: 'quantitative' }, y: { field: 'rssMB', type: 'quantitative', title: 'resident MB' }, color: { field: 'process', type: 'nominal' } },
+        encoding: {
+          x: { field: 'second', type: 'quantitative' },
+          y: { field: 'rssMB', type: 'quantitative', title: 'resident MB' },
+          color: { field: 'process', type: 'nominal' },
+        },
       },
     },
     {
@@ -106,15 +120,26 @@ export async function reportHtml(report: DriveReport): Promise<string> {
         height: 200,
         data: { values: memory },
         mark: { type: 'line', point: true },
-        encoding: { x: { field: 'second', type: 'quantitative' }, y: { field: 'cpuPercent', type: 'quantitative', title: '% of a core' }, color: { field: 'process', type: 'nominal' } },
+        encoding: {
+          x: { field: 'second', type: 'quantitative' },
+          y: { field: 'cpuPercent', type: 'quantitative', title: '% of a core' },
+          color: { field: 'process', type: 'nominal' },
+        },
       },
     },
   ]
-  const drawn = await Promise.all(charts.map(async (c) => `<figure id="${c.id}" class="chart">${await chartSvg(c.spec)}<figcaption>${escapeHtml(c.caption)}</figcaption></figure>`))
+  const drawn = await Promise.all(
+    charts.map(
+      async (c) => `<figure id="${c.id}" class="chart">${await chartSvg(c.spec)}<figcaption>${escapeHtml(c.caption)}</figcaption></figure>`,
+    ),
+  )
   const t = report.totals
   const figure = (label: string, value: string) => `<div class="figure">${escapeHtml(label)}<b>${value}</b></div>`
   const shapeRows = shapes
-    .map(([name, s]) => `<tr><td>${escapeHtml(name)} (${s.kind})</td><td>${s.batches}</td><td>${round(s.operationsPerSecond)}</td><td>${round(s.rowsPerSecond)}</td><td>${round(s.latencyMs.p50)}</td><td>${round(s.latencyMs.p90)}</td><td>${round(s.latencyMs.p99)}</td><td>${round(s.latencyMs.max)}</td><td>${s.failedBatches}</td></tr>`)
+    .map(
+      ([name, s]) =>
+        `<tr><td>${escapeHtml(name)} (${s.kind})</td><td>${s.batches}</td><td>${round(s.operationsPerSecond)}</td><td>${round(s.rowsPerSecond)}</td><td>${round(s.latencyMs.p50)}</td><td>${round(s.latencyMs.p90)}</td><td>${round(s.latencyMs.p99)}</td><td>${round(s.latencyMs.max)}</td><td>${s.failedBatches}</td></tr>`,
+    )
     .join('')
   const errorRows = Object.entries(report.errors)
     .map(([key, n]) => `<tr><td>${escapeHtml(key)}</td><td>${n}</td></tr>`)

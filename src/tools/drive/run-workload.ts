@@ -32,7 +32,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export async function runWorkload(workload: Workload, options: RunOptions = {}): Promise<DriveReport> {
   const client = new ServiceClient({ root: workload.root, headers: workload.headers, connections: workload.concurrency })
-  const states: ShapeState[] = workload.shapes.map((spec) => ({ shape: buildShape(spec, workload.format), latencies: new LatencyRecord(), batches: 0, failedBatches: 0, operations: 0, rows: 0, errors: {}, current: 0 }))
+  const states: ShapeState[] = workload.shapes.map((spec) => ({
+    shape: buildShape(spec, workload.format),
+    latencies: new LatencyRecord(),
+    batches: 0,
+    failedBatches: 0,
+    operations: 0,
+    rows: 0,
+    errors: {},
+    current: 0,
+  }))
   const totalWeight = states.reduce((sum, s) => sum + s.shape.spec.weight, 0)
   const pick = (): ShapeState => {
     let best = states[0]!
@@ -77,7 +86,15 @@ export async function runWorkload(workload: Workload, options: RunOptions = {}):
     else if (wait < -10 && measuring) lateStarts++
   }
 
-  const record = (state: ShapeState, started: number, ended: number, operations: number, rows: number, errors: Record<string, number>, batchFailed: boolean) => {
+  const record = (
+    state: ShapeState,
+    started: number,
+    ended: number,
+    operations: number,
+    rows: number,
+    errors: Record<string, number>,
+    batchFailed: boolean,
+  ) => {
     state.batches++
     state.operations += operations
     state.rows += rows
@@ -220,6 +237,13 @@ export async function runWorkload(workload: Workload, options: RunOptions = {}):
       .map(([second, p]) => ({ second, ...p })),
     server,
     driver: { cpuPercent, eventLoopDelayP99Ms, samples: driverSampler.samples, lateStarts },
-    warnings: driverWarnings({ cpuPercent, eventLoopDelayP99Ms, rate: workload.rate, batchesPerSecond: batches / seconds, lateStarts, batches }),
+    warnings: driverWarnings({
+      cpuPercent,
+      eventLoopDelayP99Ms,
+      rate: workload.rate,
+      batchesPerSecond: batches / seconds,
+      lateStarts,
+      batches,
+    }),
   }
 }

@@ -76,9 +76,11 @@ export function workloadFrom(document: Record<string, unknown>): Workload {
     if (names.has(name)) throw new Error(`workload: two shapes are named ${name}`)
     names.add(name)
     const kind = raw.kind
-    if (kind !== 'create' && kind !== 'read' && kind !== 'virtual') throw new Error(`workload: shapes[${i}].kind is create, read or virtual`)
+    if (kind !== 'create' && kind !== 'read' && kind !== 'virtual')
+      throw new Error(`workload: shapes[${i}].kind is create, read or virtual`)
     if (kind === 'create' && typeof raw.set !== 'string') throw new Error(`workload: shapes[${i}] (create) needs set`)
-    if (kind !== 'create' && (!Array.isArray(raw.urls) || raw.urls.length === 0)) throw new Error(`workload: shapes[${i}] (${kind}) needs urls`)
+    if (kind !== 'create' && (!Array.isArray(raw.urls) || raw.urls.length === 0))
+      throw new Error(`workload: shapes[${i}] (${kind}) needs urls`)
     return {
       name,
       kind,

@@ -73,7 +73,10 @@ export class BatchSender {
   }
 
   private async pause(seconds: number | undefined, reason: string): Promise<void> {
-    if (Date.now() - this.lastAnswer > this.retryForSeconds * 1000) throw new GaveUpError(`${reason}; gave up after ${this.retryForSeconds} s without an answer (the checkpoint keeps what was acknowledged: run the same command again)`)
+    if (Date.now() - this.lastAnswer > this.retryForSeconds * 1000)
+      throw new GaveUpError(
+        `${reason}; gave up after ${this.retryForSeconds} s without an answer (the checkpoint keeps what was acknowledged: run the same command again)`,
+      )
     this.failuresInRow++
     const backoff = Math.min(250 * 2 ** Math.min(this.failuresInRow - 1, 5), 8000)
     await sleep(seconds !== undefined ? seconds * 1000 : backoff * (0.75 + Math.random() * 0.5))

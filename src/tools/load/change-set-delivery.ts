@@ -56,7 +56,10 @@ function operationsOf(target: DeliveryTarget, rows: readonly PendingRow[]): Batc
       id: `r${row.row}`,
       method: 'POST',
       url: target.set,
-      headers: row.uncertain && target.keyed ? { 'content-type': 'application/json', 'if-none-match': '*' } : { 'content-type': 'application/json' },
+      headers:
+        row.uncertain && target.keyed
+          ? { 'content-type': 'application/json', 'if-none-match': '*' }
+          : { 'content-type': 'application/json' },
       body: row.body,
       atomicityGroup: 'g',
     })
@@ -119,12 +122,18 @@ export async function deliverChangeSet(context: DeliveryContext, target: Deliver
       continue
     }
     const row = rowOf(remaining, failed)
-    if (!row) throw new Error(`the service refused operation ${failed.id ?? '(no id)'} with ${failed.status}, which names no row of the change set`)
+    if (!row)
+      throw new Error(`the service refused operation ${failed.id ?? '(no id)'} with ${failed.status}, which names no row of the change set`)
     const isCreate = failed.id === `r${row.row}`
     if (isCreate && target.keyed && (failed.status === 409 || failed.status === 412)) context.settled([row], { kind: 'present' })
     else {
       const error = failed.body?.error ?? {}
-      context.settled([row], { kind: 'rejected', status: failed.status, code: String(error.code ?? `HTTP${failed.status}`), message: String(error.message ?? '') })
+      context.settled([row], {
+        kind: 'rejected',
+        status: failed.status,
+        code: String(error.code ?? `HTTP${failed.status}`),
+        message: String(error.message ?? ''),
+      })
     }
     remaining = remaining.filter((r) => r !== row)
   }

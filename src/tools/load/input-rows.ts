@@ -43,9 +43,12 @@ export function openInput(path: string, format: InputFormat, options: { delimite
 }
 
 async function* csvRows(stream: Readable, delimiter: string): AsyncIterable<InputRow> {
-  const parser = stream.pipe(parse({ columns: true, delimiter, bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, info: true }))
+  const parser = stream.pipe(
+    parse({ columns: true, delimiter, bom: true, skip_empty_lines: true, trim: true, relax_column_count: true, info: true }),
+  )
   let row = 0
-  for await (const { record, info } of parser) yield { row: ++row, record: record as Record<string, unknown>, offset: (info as { bytes: number }).bytes }
+  for await (const { record, info } of parser)
+    yield { row: ++row, record: record as Record<string, unknown>, offset: (info as { bytes: number }).bytes }
 }
 
 async function* ndjsonRows(stream: Readable): AsyncIterable<InputRow> {
@@ -58,7 +61,8 @@ async function* ndjsonRows(stream: Readable): AsyncIterable<InputRow> {
     row++
     try {
       const value = JSON.parse(line)
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { row, record: { line }, offset, unreadable: 'The line is not a JSON object' }
+      if (value === null || typeof value !== 'object' || Array.isArray(value))
+        yield { row, record: { line }, offset, unreadable: 'The line is not a JSON object' }
       else yield { row, record: value as Record<string, unknown>, offset }
     } catch (error) {
       yield { row, record: { line }, offset, unreadable: `The line is not JSON: ${(error as Error).message}` }

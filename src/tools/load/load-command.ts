@@ -27,7 +27,26 @@ export const LOAD_USAGE = `odata-registers load [FILE…] [--mapping FILE] --url
 
 export async function loadCommand(args: readonly string[]): Promise<number> {
   const a = readArguments(args, {
-    values: ['url', 'token', 'user', 'header', 'mapping', 'set', 'map', 'const', 'lines', 'join', 'table-part', 'format', 'input-format', 'concurrency', 'rows-per-change-set', 'checkpoint', 'rejects', 'retry-for'],
+    values: [
+      'url',
+      'token',
+      'user',
+      'header',
+      'mapping',
+      'set',
+      'map',
+      'const',
+      'lines',
+      'join',
+      'table-part',
+      'format',
+      'input-format',
+      'concurrency',
+      'rows-per-change-set',
+      'checkpoint',
+      'rejects',
+      'retry-for',
+    ],
     flags: ['post', 'help'],
   })
   if (a.flag('help')) {
@@ -48,7 +67,17 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
   for (const path of a.positional) {
     const set = a.value('set')
     if (!set) throw new Error(`${path}: --set names the entity set to load it into`)
-    files.push({ path, set, format: a.value('input-format'), lines: a.value('lines'), join: a.value('join'), tablePart: a.value('table-part'), columns: pairs('map'), constants: pairs('const'), post: a.flag('post') })
+    files.push({
+      path,
+      set,
+      format: a.value('input-format'),
+      lines: a.value('lines'),
+      join: a.value('join'),
+      tablePart: a.value('table-part'),
+      columns: pairs('map'),
+      constants: pairs('const'),
+      post: a.flag('post'),
+    })
   }
   if (files.length === 0) throw new Error(`nothing to load\n${LOAD_USAGE}`)
   const format = a.value('format') ?? 'json'
@@ -70,7 +99,9 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
     })
     console.log(JSON.stringify({ event: 'summary', ...summary }))
     if (process.stderr.isTTY) {
-      console.error(`loaded ${summary.loaded}, already present ${summary.present}, rejected ${summary.rejected}, resumed past ${summary.resumed} (${Math.round(summary.rowsPerSecond)} rows/s)`)
+      console.error(
+        `loaded ${summary.loaded}, already present ${summary.present}, rejected ${summary.rejected}, resumed past ${summary.resumed} (${Math.round(summary.rowsPerSecond)} rows/s)`,
+      )
     }
     return 0
   } catch (error) {

@@ -22,17 +22,29 @@ export interface LoadProgress {
 export function createProgress(options: { terminal: boolean; intervalMs?: number }): LoadProgress {
   const started = Date.now()
   const rate = (rows: number) => rows / Math.max((Date.now() - started) / 1000, 0.001)
-  const eta = (fraction: number | undefined) => (fraction && fraction > 0.001 ? ((Date.now() - started) / 1000) * (1 / fraction - 1) : undefined)
+  const eta = (fraction: number | undefined) =>
+    fraction && fraction > 0.001 ? ((Date.now() - started) / 1000) * (1 / fraction - 1) : undefined
   if (options.terminal) {
     const bar = new cliProgress.SingleBar(
-      { format: 'load {file} [{bar}] {percentage}% | {rows} rows | {rate} rows/s | eta {etaText} | rejected {rejected}', hideCursor: true, fps: 5, stream: process.stderr },
+      {
+        format: 'load {file} [{bar}] {percentage}% | {rows} rows | {rate} rows/s | eta {etaText} | rejected {rejected}',
+        hideCursor: true,
+        fps: 5,
+        stream: process.stderr,
+      },
       cliProgress.Presets.shades_classic,
     )
     let begun = false
     return {
       update(f) {
         const done = f.loaded + f.present + f.rejected + f.resumed
-        const values = { file: f.file, rows: done, rate: Math.round(rate(done - f.resumed)), etaText: formatSeconds(eta(f.fraction)), rejected: f.rejected }
+        const values = {
+          file: f.file,
+          rows: done,
+          rate: Math.round(rate(done - f.resumed)),
+          etaText: formatSeconds(eta(f.fraction)),
+          rejected: f.rejected,
+        }
         if (!begun) {
           bar.start(1000, 0, values)
           begun = true
@@ -48,7 +60,9 @@ export function createProgress(options: { terminal: boolean; intervalMs?: number
     if (!latest) return
     const seconds = eta(latest.fraction)
     const done = latest.loaded + latest.present + latest.rejected
-    process.stderr.write(`${JSON.stringify({ event: 'progress', ...latest, rowsPerSecond: Math.round(rate(done)), etaSeconds: seconds === undefined ? null : Math.round(seconds) })}\n`)
+    process.stderr.write(
+      `${JSON.stringify({ event: 'progress', ...latest, rowsPerSecond: Math.round(rate(done)), etaSeconds: seconds === undefined ? null : Math.round(seconds) })}\n`,
+    )
   }
   return {
     update(f) {

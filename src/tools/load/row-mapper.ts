@@ -43,7 +43,11 @@ export class RowMapper {
       if (part) {
         const rows = typeof raw === 'string' ? parseJsonArray(raw, `${path}${name}`) : raw
         if (!Array.isArray(rows)) throw new RowError('InvalidValue', `${path}${name} must be an array of rows`)
-        body[name] = await Promise.all(rows.map((row, i) => this.entity(part, rename(row as Record<string, unknown>, this.mapping.columns, `${name}/`), `${path}${name}[${i + 1}]/`)))
+        body[name] = await Promise.all(
+          rows.map((row, i) =>
+            this.entity(part, rename(row as Record<string, unknown>, this.mapping.columns, `${name}/`), `${path}${name}[${i + 1}]/`),
+          ),
+        )
         continue
       }
       const reference = shape.references.get(name) ?? (name.endsWith('_Code') ? shape.references.get(name.slice(0, -5)) : undefined)
@@ -52,7 +56,8 @@ export class RowMapper {
         if (GUID.test(text) && !name.endsWith('_Code')) body[reference.keyProperty] = text.toLowerCase()
         else {
           const key = await this.resolver.keyOf(reference.targetSet, text)
-          if (key === undefined) throw new RowError('UnknownReference', `${path}${name}: ${reference.targetSet} has no item with Code '${text}'`)
+          if (key === undefined)
+            throw new RowError('UnknownReference', `${path}${name}: ${reference.targetSet} has no item with Code '${text}'`)
           body[reference.keyProperty] = key
         }
         continue
@@ -65,7 +70,11 @@ export class RowMapper {
   }
 }
 
-function rename(record: Readonly<Record<string, unknown>>, columns: Readonly<Record<string, string>>, prefix: string): Record<string, unknown> {
+function rename(
+  record: Readonly<Record<string, unknown>>,
+  columns: Readonly<Record<string, string>>,
+  prefix: string,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [column, value] of Object.entries(record)) out[columns[`${prefix}${column}`] ?? column] = value
   return out

@@ -6,7 +6,14 @@ import { basename } from 'node:path'
 import type { BatchFormat } from '../shared/batch-body.js'
 import { ServiceClient } from '../shared/service-client.js'
 import { BatchSender } from './batch-sender.js'
-import { deliverChangeSet, operationsPerRow, type DeliveryContext, type DeliveryTarget, type PendingRow, type RowOutcome } from './change-set-delivery.js'
+import {
+  deliverChangeSet,
+  operationsPerRow,
+  type DeliveryContext,
+  type DeliveryTarget,
+  type PendingRow,
+  type RowOutcome,
+} from './change-set-delivery.js'
 import { Checkpoint } from './checkpoint.js'
 import { formatOf, openInput, type Input, type InputRow } from './input-rows.js'
 import { joinedInput } from './joined-rows.js'
@@ -51,7 +58,12 @@ export interface LoadSummary {
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
-  const client = new ServiceClient({ root: options.root, authorization: options.authorization, headers: options.headers, connections: options.concurrency + 1 })
+  const client = new ServiceClient({
+    root: options.root,
+    authorization: options.authorization,
+    headers: options.headers,
+    connections: options.concurrency + 1,
+  })
   const checkpoint = new Checkpoint(options.checkpointPath)
   const rejects = new RejectFile(options.rejectPath)
   const progress = createProgress({ terminal: options.terminal })
@@ -117,7 +129,15 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   // The share done: the input up to the furthest row with its outcome (the reader runs ahead of it).
   let doneOffset = 0
   const report = () =>
-    state.progress.update({ file, rows: counts.rows, loaded: counts.loaded, present: counts.present, rejected: counts.rejected, resumed: counts.resumed, fraction: input.size ? Math.min(1, doneOffset / input.size) : undefined })
+    state.progress.update({
+      file,
+      rows: counts.rows,
+      loaded: counts.loaded,
+      present: counts.present,
+      rejected: counts.rejected,
+      resumed: counts.resumed,
+      fraction: input.size ? Math.min(1, doneOffset / input.size) : undefined,
+    })
 
   const reject = (row: number, record: unknown, status: number, code: string, message: string) => {
     rejects.write({ source, row, record, status, code, message })
@@ -127,7 +147,11 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
     client: state.client,
     sender: state.sender,
     limits: state.limits,
-    sending: (rows) => checkpoint.markSent(source, rows.map((r) => r.row)),
+    sending: (rows) =>
+      checkpoint.markSent(
+        source,
+        rows.map((r) => r.row),
+      ),
     settled: (rows: readonly PendingRow[], outcome: RowOutcome) => {
       for (const row of rows) {
         doneOffset = Math.max(doneOffset, row.offset)
@@ -135,7 +159,10 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
         else counts[outcome.kind]++
       }
       // After the reject file: a crash between the two writes repeats a rejection, never loses one.
-      checkpoint.markDone(source, rows.map((r) => r.row))
+      checkpoint.markDone(
+        source,
+        rows.map((r) => r.row),
+      )
       report()
     },
   }
@@ -153,7 +180,8 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
     inFlight.add(tracked)
   }
 
-  const rowsPerSet = () => Math.max(1, Math.min(options.maxRowsPerChangeSet ?? Infinity, Math.floor(state.limits.maxOperations / operationsPerRow(target))))
+  const rowsPerSet = () =>
+    Math.max(1, Math.min(options.maxRowsPerChangeSet ?? Infinity, Math.floor(state.limits.maxOperations / operationsPerRow(target))))
   // A change set's body stays well under the size limit (413 halves it otherwise).
   const bytesPerSet = state.limits.maxBytes * 0.8
   let pending: PendingRow[] = []
@@ -197,7 +225,13 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   if (input.size) doneOffset = input.size
   for (const orphan of input.orphans?.() ?? []) {
     // Orphan lines have no row of their own in the checkpoint: they are reported once, when the file is done.
-    reject(orphan.row, orphan.record, 0, 'OrphanLine', `no header row has ${plan.join} = ${String(orphan.record[plan.join!] ?? '')} at this place (lines must follow the order of the headers)`)
+    reject(
+      orphan.row,
+      orphan.record,
+      0,
+      'OrphanLine',
+      `no header row has ${plan.join} = ${String(orphan.record[plan.join!] ?? '')} at this place (lines must follow the order of the headers)`,
+    )
   }
   report()
 }

@@ -63,7 +63,12 @@ export function parseMetadata(xml: string): ServiceMetadata {
     for (const nav of body.matchAll(/<NavigationProperty ([^>]*?)(\/>|>([\s\S]*?)<\/NavigationProperty>)/g)) {
       const type = attribute(` ${nav[1]}`, 'Type')!
       const constraint = nav[3] ? /<ReferentialConstraint[^>]*?\sProperty="([^"]+)"/.exec(nav[3])?.[1] : undefined
-      raw.navigations.push({ name: attribute(` ${nav[1]}`, 'Name')!, type: strip(type), collection: type.startsWith('Collection('), keyProperty: constraint })
+      raw.navigations.push({
+        name: attribute(` ${nav[1]}`, 'Name')!,
+        type: strip(type),
+        collection: type.startsWith('Collection('),
+        keyProperty: constraint,
+      })
     }
     types.set(match[1]!, raw)
   }

@@ -11,7 +11,9 @@ export interface OperationAnswer {
 
 export function readBatchAnswer(contentType: string, body: Buffer): OperationAnswer[] {
   if (contentType.startsWith('application/json')) {
-    const parsed = JSON.parse(body.toString('utf8')) as { responses?: { id?: string; status: number; headers?: Record<string, string>; body?: unknown }[] }
+    const parsed = JSON.parse(body.toString('utf8')) as {
+      responses?: { id?: string; status: number; headers?: Record<string, string>; body?: unknown }[]
+    }
     return (parsed.responses ?? []).map((r) => ({ id: r.id, status: r.status, headers: lowerCase(r.headers ?? {}), body: r.body }))
   }
   return readMultipart(body.toString('utf8'))
@@ -26,7 +28,8 @@ function lowerCase(headers: Record<string, string>): Record<string, string> {
 /** Every application/http part, nested change sets included, in order. */
 function readMultipart(text: string): OperationAnswer[] {
   const answers: OperationAnswer[] = []
-  const partHead = /Content-Type: application\/http\r?\n((?:[^\r\n]+\r?\n)*?)\r?\nHTTP\/1\.1 (\d{3})[^\r\n]*\r?\n((?:[^\r\n]+\r?\n)*?)\r?\n/gi
+  const partHead =
+    /Content-Type: application\/http\r?\n((?:[^\r\n]+\r?\n)*?)\r?\nHTTP\/1\.1 (\d{3})[^\r\n]*\r?\n((?:[^\r\n]+\r?\n)*?)\r?\n/gi
   let match: RegExpExecArray | null
   while ((match = partHead.exec(text)) !== null) {
     const partHeaders = headerLines(match[1]!)

@@ -45,7 +45,8 @@ function httpPart(op: BatchOperation): string {
   for (const [name, value] of Object.entries(op.headers ?? {})) text += `${name}: ${value}${CRLF}`
   if (op.body === undefined) return `${text}${CRLF}`
   const json = JSON.stringify(op.body)
-  if (!op.headers || !Object.keys(op.headers).some((h) => h.toLowerCase() === 'content-type')) text += `Content-Type: application/json${CRLF}`
+  if (!op.headers || !Object.keys(op.headers).some((h) => h.toLowerCase() === 'content-type'))
+    text += `Content-Type: application/json${CRLF}`
   return `${text}${CRLF}${json}${CRLF}`
 }
 

@@ -24,7 +24,8 @@ export function readArguments(args: readonly string[], spec: { values: readonly 
       flags.add(name)
       continue
     }
-    if (!spec.values.includes(name)) throw new Error(`unknown option --${name}; options: ${[...spec.values, ...spec.flags].map((n) => `--${n}`).join(', ')}`)
+    if (!spec.values.includes(name))
+      throw new Error(`unknown option --${name}; options: ${[...spec.values, ...spec.flags].map((n) => `--${n}`).join(', ')}`)
     const value = eq > 0 ? arg.slice(eq + 1) : args[++i]
     if (value === undefined) throw new Error(`--${name} needs a value`)
     values.set(name, [...(values.get(name) ?? []), value])

@@ -44,7 +44,11 @@ export class ServiceClient {
     return `${this.root.pathname}${relative.replace(/^\//, '')}`
   }
 
-  async request(method: string, relative: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<ServiceAnswer> {
+  async request(
+    method: string,
+    relative: string,
+    options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+  ): Promise<ServiceAnswer> {
     const response = await this.pool.request({
       method: method as 'GET',
       path: this.path(relative),

@@ -10,7 +10,8 @@ const service = await startTestService('batch_coalesced', { seed: true })
 t.teardown(() => service.close())
 const pool = service.database.pool
 const rows = async <T>(sql: string, values: unknown[] = []) => (await pool.query(sql, values))[0] as T[]
-const count = async (sql: string, values: unknown[] = []) => Number(Object.values((await rows<Record<string, unknown>>(sql, values))[0]!)[0])
+const count = async (sql: string, values: unknown[] = []) =>
+  Number(Object.values((await rows<Record<string, unknown>>(sql, values))[0]!)[0])
 const [warehouse] = await rows<{ Ref_Key: string }>('SELECT Ref_Key FROM c_Warehouses ORDER BY Code LIMIT 1')
 const products = (await rows<{ Ref_Key: string }>('SELECT Ref_Key FROM c_Products ORDER BY Code LIMIT 5')).map((r) => r.Ref_Key)
 const [counterparty] = await rows<{ Ref_Key: string }>('SELECT Ref_Key FROM c_Counterparties ORDER BY Code LIMIT 1')
@@ -29,7 +30,15 @@ function sale(number: string, extra: Record<string, JsonValue> = {}): { [name: s
 }
 function createsAndPosts(prefix: string, n: number, extra: (i: number) => Record<string, JsonValue> = () => ({})): OperationSpec[] {
   const operations: OperationSpec[] = []
-  for (let i = 1; i <= n; i++) operations.push({ id: `${prefix}${i}`, method: 'POST', url: 'Document_GoodsSale', headers: json, body: sale(`${prefix}-${i}`, extra(i)), atomicityGroup: 'g' })
+  for (let i = 1; i <= n; i++)
+    operations.push({
+      id: `${prefix}${i}`,
+      method: 'POST',
+      url: 'Document_GoodsSale',
+      headers: json,
+      body: sale(`${prefix}-${i}`, extra(i)),
+      atomicityGroup: 'g',
+    })
   for (let i = 1; i <= n; i++) operations.push({ id: `${prefix}p${i}`, method: 'POST', url: `$${prefix}${i}/Post`, atomicityGroup: 'g' })
   return operations
 }
@@ -40,22 +49,34 @@ async function post(operations: OperationSpec[], format: 'json' | 'multipart' = 
 
 t.test('the results are those of one-by-one execution', async (t) => {
   const together = await post(createsAndPosts('T', 6))
-  const responses = together.json().responses as { id: string; status: number; headers: Record<string, string>; body?: Record<string, unknown> }[]
-  t.same(responses.map((r) => r.status), [201, 201, 201, 201, 201, 201, 204, 204, 204, 204, 204, 204])
+  const responses = together.json().responses as {
+    id: string
+    status: number
+    headers: Record<string, string>
+    body?: Record<string, unknown>
+  }[]
+  t.same(
+    responses.map((r) => r.status),
+    [201, 201, 201, 201, 201, 201, 204, 204, 204, 204, 204, 204],
+  )
   for (const [i, response] of responses.slice(0, 6).entries()) {
     const key = response.body!.Ref_Key as string
     t.equal(response.headers.Location, `http://127.0.0.1:${service.port}/api/v4/Document_GoodsSale(${key})`, 'Location of each create')
     t.equal(response.body!.Number, `T-${i + 1}`)
     t.equal(response.body!.Posted, false, 'created unposted')
     t.equal((response.body!.Goods as unknown[]).length, 5, 'the table part in the 201 body')
-    const [stored] = await rows<{ DataVersion: string; Posted: number }>('SELECT DataVersion, Posted FROM d_GoodsSale WHERE Ref_Key = ?', [key])
+    const [stored] = await rows<{ DataVersion: string; Posted: number }>('SELECT DataVersion, Posted FROM d_GoodsSale WHERE Ref_Key = ?', [
+      key,
+    ])
     t.equal(stored!.Posted, 1)
     t.equal(responses[6 + i]!.headers.ETag, `W/"${stored!.DataVersion}"`, "each Post's ETag is the document's new DataVersion")
     t.equal(await count('SELECT COUNT(*) FROM ar_Stock WHERE Recorder = ?', [key]), 5, 'stock movements')
     t.equal(await count('SELECT COUNT(*) FROM ar_Sales WHERE Recorder = ?', [key]), 5, 'sales movements')
     t.equal(await count('SELECT COUNT(*) FROM acr_Main WHERE Recorder = ?', [key]), 5, 'accounting movements')
     t.same(
-      (await rows<{ LineNumber: number }>('SELECT LineNumber FROM ar_Stock WHERE Recorder = ? ORDER BY LineNumber', [key])).map((r) => r.LineNumber),
+      (await rows<{ LineNumber: number }>('SELECT LineNumber FROM ar_Stock WHERE Recorder = ? ORDER BY LineNumber', [key])).map(
+        (r) => r.LineNumber,
+      ),
       [1, 2, 3, 4, 5],
       'line numbers per recorder',
     )
@@ -69,12 +90,18 @@ t.test('the results are those of one-by-one execution', async (t) => {
   }
   t.equal((await post(oneByOne)).status, 200)
   const shape = async (number: string) =>
-    rows('SELECT s.LineNumber, s.RecordType, s.Product_Key, s.Quantity, s.Amount, s.Period FROM ar_Stock s JOIN d_GoodsSale d ON d.Ref_Key = s.Recorder WHERE d.Number = ? ORDER BY s.LineNumber', [number])
+    rows(
+      'SELECT s.LineNumber, s.RecordType, s.Product_Key, s.Quantity, s.Amount, s.Period FROM ar_Stock s JOIN d_GoodsSale d ON d.Ref_Key = s.Recorder WHERE d.Number = ? ORDER BY s.LineNumber',
+      [number],
+    )
   t.same(await shape('T-1'), await shape('S-1'), 'the same movements as one by one')
 
   // Totals kept incrementally equal a recomputation.
   const totals = () => rows('SELECT * FROM ar_Stock__totals WHERE Quantity <> 0 OR Amount <> 0 ORDER BY Period, Warehouse_Key, Product_Key')
-  const accountingTotals = () => rows('SELECT * FROM acr_Main__totals WHERE AmountDr <> 0 OR AmountCr <> 0 OR QuantityDr <> 0 OR QuantityCr <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9')
+  const accountingTotals = () =>
+    rows(
+      'SELECT * FROM acr_Main__totals WHERE AmountDr <> 0 OR AmountCr <> 0 OR QuantityDr <> 0 OR QuantityCr <> 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9',
+    )
   const kept = [await totals(), await accountingTotals()]
   await recomputeTotals(pool, service.model)
   t.same([await totals(), await accountingTotals()], kept, 'totals agree with a recomputation')
@@ -91,7 +118,12 @@ t.test('an existing key falls back to one by one and fails at its operation', as
 t.test('a document marked for deletion is refused at its Post', async (t) => {
   const operations = createsAndPosts('M', 2, (i): Record<string, JsonValue> => (i === 2 ? { DeletionMark: true } : {}))
   const response = await post(operations)
-  const statuses = response.json().responses.map((r: { id: string; status: number; body?: { error?: { code: string } } }) => [r.id, r.status, r.body?.error?.code])
-  t.same(statuses.find((s: unknown[]) => s[0] === 'Mp2'), ['Mp2', 400, 'DeletionMarked'])
+  const statuses = response
+    .json()
+    .responses.map((r: { id: string; status: number; body?: { error?: { code: string } } }) => [r.id, r.status, r.body?.error?.code])
+  t.same(
+    statuses.find((s: unknown[]) => s[0] === 'Mp2'),
+    ['Mp2', 400, 'DeletionMarked'],
+  )
   t.equal(await count("SELECT COUNT(*) FROM d_GoodsSale WHERE Number LIKE 'M-%'"), 0)
 })

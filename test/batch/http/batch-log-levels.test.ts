@@ -17,7 +17,10 @@ t.teardown(() => service.close())
 const pool = service.database.pool
 const post = (operations: Parameters<typeof buildJsonBatch>[0]) => {
   const built = buildJsonBatch(operations)
-  return service.request('POST', `${TOKEN_ROOT}$batch`, { headers: { Authorization: 'Bearer demo-token', 'Content-Type': built.contentType }, body: built.body })
+  return service.request('POST', `${TOKEN_ROOT}$batch`, {
+    headers: { Authorization: 'Bearer demo-token', 'Content-Type': built.contentType },
+    body: built.body,
+  })
 }
 const logged = async () => Number(((await pool.query('SELECT COUNT(*) AS c FROM request_log'))[0] as { c: number }[])[0]!.c)
 
@@ -28,7 +31,13 @@ t.test('a batch of reads only is not logged at the writes level', async (t) => {
 
 t.test('a batch that writes is logged, reads inside it are not', async (t) => {
   await post([
-    { id: 'w', method: 'POST', url: 'Catalog_Warehouses', headers: { 'Content-Type': 'application/json' }, body: { Code: 'LV-1', Description: 'x' } },
+    {
+      id: 'w',
+      method: 'POST',
+      url: 'Catalog_Warehouses',
+      headers: { 'Content-Type': 'application/json' },
+      body: { Code: 'LV-1', Description: 'x' },
+    },
     { id: 'r', method: 'GET', url: 'Catalog_Warehouses' },
   ])
   const [rows] = await pool.query('SELECT method, content_id, operations FROM request_log ORDER BY id')

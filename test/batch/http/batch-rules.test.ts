@@ -9,7 +9,9 @@ import { startTestService, TOKEN_ROOT, DEMO_BASIC } from '../../support/test-ser
 const service = await startTestService('batch_rules', { seed: true })
 t.teardown(() => service.close())
 const pool = service.database.pool
-const [[{ Ref_Key: productKey }]] = (await pool.query('SELECT Ref_Key FROM c_Products ORDER BY Code LIMIT 1')) as unknown as [[{ Ref_Key: string }]]
+const [[{ Ref_Key: productKey }]] = (await pool.query('SELECT Ref_Key FROM c_Products ORDER BY Code LIMIT 1')) as unknown as [
+  [{ Ref_Key: string }],
+]
 const BATCH = `${TOKEN_ROOT}$batch`
 const auth = { Authorization: 'Bearer demo-token' }
 
@@ -17,7 +19,11 @@ function postJson(operations: OperationSpec[], headers: Record<string, string> =
   const built = buildJsonBatch(operations)
   return service.request('POST', path, { headers: { ...auth, 'Content-Type': built.contentType, ...headers }, body: built.body })
 }
-function postMultipart(operations: OperationSpec[], headers: Record<string, string> = {}, options: Parameters<typeof buildMultipartBatch>[1] = {}) {
+function postMultipart(
+  operations: OperationSpec[],
+  headers: Record<string, string> = {},
+  options: Parameters<typeof buildMultipartBatch>[1] = {},
+) {
   const built = buildMultipartBatch(operations, options)
   return service.request('POST', BATCH, { headers: { ...auth, 'Content-Type': built.contentType, ...headers }, body: built.body })
 }
@@ -28,7 +34,8 @@ function multipartStatuses(contentType: string | undefined, body: string): { sta
   const boundary = /boundary=([^;]+)/.exec(contentType ?? '')?.[1]
   if (!boundary) return []
   const parts: { status: number; contentId: string | undefined }[] = []
-  for (const match of body.matchAll(/(?:Content-ID: ([^\r\n]+)\r\n)?\r\nHTTP\/1\.1 (\d{3})/g)) parts.push({ status: Number(match[2]), contentId: match[1] })
+  for (const match of body.matchAll(/(?:Content-ID: ([^\r\n]+)\r\n)?\r\nHTTP\/1\.1 (\d{3})/g))
+    parts.push({ status: Number(match[2]), contentId: match[1] })
   return parts
 }
 
@@ -37,7 +44,10 @@ t.test('method, flavour, media type, version', async (t) => {
   t.equal(get.status, 405)
   t.equal(get.headers.allow, 'POST, OPTIONS')
   t.equal(get.json().error.code, 'MethodNotAllowed')
-  const reference = await service.request('POST', '/odata/standard.odata/v4/$batch', { headers: { Authorization: DEMO_BASIC, 'Content-Type': 'application/json' }, body: '{"requests":[]}' })
+  const reference = await service.request('POST', '/odata/standard.odata/v4/$batch', {
+    headers: { Authorization: DEMO_BASIC, 'Content-Type': 'application/json' },
+    body: '{"requests":[]}',
+  })
   t.equal(reference.status, 501)
   t.equal(reference.json().error.code, 'BatchNotSupported')
   const text = await service.request('POST', BATCH, { headers: { ...auth, 'Content-Type': 'text/plain' }, body: 'GET x' })
@@ -82,16 +92,29 @@ t.test('operation limits: the setting, the profile, the actual figure', async (t
   const multipart = await postMultipart(many)
   t.equal(multipart.status, 400)
   t.match(multipart.json().error.message, /150 operations/)
-  const reader = await postJson(Array.from({ length: 21 }, () => read()), { Authorization: 'Bearer reader-token' })
+  const reader = await postJson(
+    Array.from({ length: 21 }, () => read()),
+    { Authorization: 'Bearer reader-token' },
+  )
   t.equal(reader.status, 400, 'the readonly profile allows 20')
   t.match(reader.json().error.message, /21/)
-  t.equal((await postJson(Array.from({ length: 20 }, () => read()), { Authorization: 'Bearer reader-token' })).status, 200)
+  t.equal(
+    (
+      await postJson(
+        Array.from({ length: 20 }, () => read()),
+        { Authorization: 'Bearer reader-token' },
+      )
+    ).status,
+    200,
+  )
 })
 
 t.test('size: 413 by Content-Length before reading, and by the running count', async (t) => {
   const declared = await new Promise<string>((resolve, reject) => {
     const socket = net.connect(service.port, '127.0.0.1', () => {
-      socket.write(`POST ${BATCH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-token\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1_048_576}\r\n\r\n`)
+      socket.write(
+        `POST ${BATCH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-token\r\nContent-Type: application/json\r\nContent-Length: ${11 * 1_048_576}\r\n\r\n`,
+      )
     })
     let text = ''
     socket.on('data', (chunk) => (text += chunk.toString()))
@@ -119,7 +142,9 @@ t.test('size: 413 by Content-Length before reading, and by the running count', a
       resolve({ sent, accepted, response })
     }
     const socket = net.connect(service.port, '127.0.0.1', () => {
-      socket.write(`POST ${BATCH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-token\r\nContent-Type: multipart/mixed; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`)
+      socket.write(
+        `POST ${BATCH} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer demo-token\r\nContent-Type: multipart/mixed; boundary=b\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      )
       const pump = () => {
         while (!finished && sent < 1024 * 1_048_576) {
           sent += 64 * 1024
@@ -139,20 +164,29 @@ t.test('size: 413 by Content-Length before reading, and by the running count', a
   })
   const after = process.memoryUsage()
   t.match(outcome.response, /^HTTP\/1\.1 413/, 'the client reads a whole 413')
-  t.ok(outcome.sent < 1024 * 1_048_576, `the client could stop long before 1 GB (${(outcome.sent / 1_048_576).toFixed(1)} MB written, most still in socket buffers)`)
+  t.ok(
+    outcome.sent < 1024 * 1_048_576,
+    `the client could stop long before 1 GB (${(outcome.sent / 1_048_576).toFixed(1)} MB written, most still in socket buffers)`,
+  )
   // Seen from the client: the server read the limit plus at most one chunk when it can have taken no
   // more than that plus what the two kernels buffer (its receive buffer, the client's send buffer).
   const maximum = (file: string) => Number(readFileSync(file, 'utf8').trim().split(/\s+/)[2])
   const buffered = maximum('/proc/sys/net/ipv4/tcp_rmem') + maximum('/proc/sys/net/ipv4/tcp_wmem')
   t.ok(outcome.accepted > limit, `the client got ${outcome.accepted} bytes past its own buffer before the 413: over the limit`)
-  t.ok(outcome.accepted <= limit + 1_048_576 + buffered, `the server took ${outcome.accepted} bytes: at most the limit plus one chunk plus ${buffered} bytes of socket buffers`)
+  t.ok(
+    outcome.accepted <= limit + 1_048_576 + buffered,
+    `the server took ${outcome.accepted} bytes: at most the limit plus one chunk plus ${buffered} bytes of socket buffers`,
+  )
   // `external` holds the array buffers (the chunks copied into the intake).
   const growth = after.heapUsed + after.external - before.heapUsed - before.external
   t.ok(growth < 32 * 1_048_576, `memory growth ${(growth / 1_048_576).toFixed(1)} MB`)
 })
 
 t.test('structure: GET in a change set, unsafe URLs, references, duplicate ids', async (t) => {
-  const getInSet = await postMultipart([{ method: 'DELETE', url: `Catalog_Products(${productKey})`, atomicityGroup: 'g' }, { method: 'GET', url: 'Catalog_Products', atomicityGroup: 'g', id: '2' }])
+  const getInSet = await postMultipart([
+    { method: 'DELETE', url: `Catalog_Products(${productKey})`, atomicityGroup: 'g' },
+    { method: 'GET', url: 'Catalog_Products', atomicityGroup: 'g', id: '2' },
+  ])
   t.equal(getInSet.status, 400)
   t.equal(getInSet.json().error.code, 'GetInChangeSet')
   const getInGroup = await postJson([{ method: 'GET', url: 'Catalog_Products', atomicityGroup: 'g', id: '1' }])
@@ -174,7 +208,10 @@ t.test('structure: GET in a change set, unsafe URLs, references, duplicate ids',
     `http://127.0.0.1:${service.port}/odata/standard.odata/v4/Catalog_Products`,
     'ftp://127.0.0.1/api/v4/Catalog_Products',
   ]
-  const response = await postJson(unsafe.map((url, i) => ({ id: String(i), method: 'GET', url })), { Prefer: 'odata.continue-on-error' })
+  const response = await postJson(
+    unsafe.map((url, i) => ({ id: String(i), method: 'GET', url })),
+    { Prefer: 'odata.continue-on-error' },
+  )
   t.equal(response.status, 200)
   const items = response.json().responses
   t.equal(items.length, unsafe.length)
@@ -193,15 +230,24 @@ t.test('structure: GET in a change set, unsafe URLs, references, duplicate ids',
     ],
     {},
   )
-  t.same(forms.json().responses.map((r: { status: number }) => r.status), [200, 200, 200, 200, 200], 'every accepted URL form')
-  t.same(Object.keys(forms.json().responses[4].body).filter((k) => !k.startsWith('@')), ['Code'])
+  t.same(
+    forms.json().responses.map((r: { status: number }) => r.status),
+    [200, 200, 200, 200, 200],
+    'every accepted URL form',
+  )
+  t.same(
+    Object.keys(forms.json().responses[4].body).filter((k) => !k.startsWith('@')),
+    ['Code'],
+  )
 
   const outOfScope = await postMultipart([read(), { method: 'GET', url: '$1', id: '2' }])
   t.equal(outOfScope.status, 200)
   const statuses = multipartStatuses(outOfScope.headers['content-type'], outOfScope.text)
   t.equal(statuses[1]?.status, 400)
   t.match(outOfScope.text, /ReferenceOutOfScope/)
-  const jsonScope = await postJson([read('1'), { id: '2', method: 'PATCH', url: '$1', body: {}, atomicityGroup: 'g' }], { Prefer: 'continue-on-error' })
+  const jsonScope = await postJson([read('1'), { id: '2', method: 'PATCH', url: '$1', body: {}, atomicityGroup: 'g' }], {
+    Prefer: 'continue-on-error',
+  })
   t.equal(jsonScope.json().responses[1].body.error.code, 'ReferenceOutOfScope', 'another group, no dependsOn')
   const unknownDependency = await postJson([read('1'), { ...read('2'), dependsOn: ['nothing'] }], { Prefer: 'continue-on-error' })
   t.equal(unknownDependency.json().responses[1].body.error.code, 'ReferenceOutOfScope')
@@ -210,17 +256,31 @@ t.test('structure: GET in a change set, unsafe URLs, references, duplicate ids',
 t.test('errors outside change sets: stop, or continue on request', async (t) => {
   const missing = { method: 'GET', url: 'Catalog_Nothing' }
   const stop = await postJson([read('1'), { ...missing, id: '2' }, read('3')])
-  t.same(stop.json().responses.map((r: { id: string; status: number }) => [r.id, r.status]), [['1', 200], ['2', 404]], 'stops at the first error')
+  t.same(
+    stop.json().responses.map((r: { id: string; status: number }) => [r.id, r.status]),
+    [
+      ['1', 200],
+      ['2', 404],
+    ],
+    'stops at the first error',
+  )
   t.equal(stop.headers['preference-applied'], undefined)
   for (const prefer of ['odata.continue-on-error', 'continue-on-error', 'continue-on-error=true']) {
     const go = await postJson([read('1'), { ...missing, id: '2' }, read('3')], { Prefer: prefer })
-    t.same(go.json().responses.map((r: { status: number }) => r.status), [200, 404, 200], prefer)
+    t.same(
+      go.json().responses.map((r: { status: number }) => r.status),
+      [200, 404, 200],
+      prefer,
+    )
     t.equal(go.headers['preference-applied'], prefer, 'echoes the spelling sent')
   }
   const off = await postJson([read('1'), { ...missing, id: '2' }, read('3')], { Prefer: 'continue-on-error=false' })
   t.equal(off.json().responses.length, 2)
   const multipartStop = await postMultipart([read('1'), { ...missing, id: '2' }, read('3')])
-  t.same(multipartStatuses(multipartStop.headers['content-type'], multipartStop.text).map((p) => p.status), [200, 404])
+  t.same(
+    multipartStatuses(multipartStop.headers['content-type'], multipartStop.text).map((p) => p.status),
+    [200, 404],
+  )
 })
 
 t.test('what real clients send', async (t) => {
@@ -230,24 +290,41 @@ t.test('what real clients send', async (t) => {
     { status: 200, contentId: '2' },
   ])
   const inner = await postMultipart([read('x1')], {}, { contentIdPlacement: 'request' })
-  t.same(multipartStatuses(inner.headers['content-type'], inner.text), [{ status: 200, contentId: 'x1' }], 'Content-ID inside the embedded request')
+  t.same(
+    multipartStatuses(inner.headers['content-type'], inner.text),
+    [{ status: 200, contentId: 'x1' }],
+    'Content-ID inside the embedded request',
+  )
   const accept = await postMultipart([read('1')], { Accept: 'application/json' })
   t.match(accept.headers['content-type'], /^multipart\/mixed; boundary=batchresponse_/, 'multipart in, multipart out, whatever Accept says')
-  const lower = await service.request('POST', BATCH, { headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ requests: [{ id: 'a', method: 'get', url: `Catalog_Products(${productKey})` }] }) })
+  const lower = await service.request('POST', BATCH, {
+    headers: { ...auth, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ requests: [{ id: 'a', method: 'get', url: `Catalog_Products(${productKey})` }] }),
+  })
   t.equal(lower.json().responses[0].status, 200, 'lower-case methods')
-  const operationToken = await postJson([{ id: '1', method: 'GET', url: `Catalog_Products(${productKey})?token=bogus`, headers: { Authorization: 'Bearer bogus' } }])
+  const operationToken = await postJson([
+    { id: '1', method: 'GET', url: `Catalog_Products(${productKey})?token=bogus`, headers: { Authorization: 'Bearer bogus' } },
+  ])
   t.equal(operationToken.json().responses[0].status, 200, "an operation's own credentials are ignored")
-  const metadata = await postJson([{ id: 'm', method: 'GET', url: '$metadata' }, { id: 's', method: 'GET', url: '/api/v4/' }])
+  const metadata = await postJson([
+    { id: 'm', method: 'GET', url: '$metadata' },
+    { id: 's', method: 'GET', url: '/api/v4/' },
+  ])
   t.match(metadata.json().responses[0].body, /^<\?xml/, '$metadata inside a JSON batch is a string body')
   t.ok(Array.isArray(metadata.json().responses[1].body.value), 'the service document')
 })
 
 t.test('rate rules: the whole batch is refused with Retry-After, and still spends its operations', async (t) => {
   // The readonly profile allows 600 operations a minute; this subject's counters start at zero here.
-  const [[{ windowStart }]] = (await pool.query('SELECT FLOOR(UNIX_TIMESTAMP() / 60) * 60 AS windowStart')) as unknown as [[{ windowStart: number }]]
+  const [[{ windowStart }]] = (await pool.query('SELECT FLOOR(UNIX_TIMESTAMP() / 60) * 60 AS windowStart')) as unknown as [
+    [{ windowStart: number }],
+  ]
   await pool.query("DELETE FROM _rate_counters WHERE subject = 'reader'")
   await pool.query("INSERT INTO _rate_counters (subject, rule_index, window_start, operations) VALUES ('reader', 0, ?, 590)", [windowStart])
-  const refused = await postJson(Array.from({ length: 20 }, () => read()), { Authorization: 'Bearer reader-token' })
+  const refused = await postJson(
+    Array.from({ length: 20 }, () => read()),
+    { Authorization: 'Bearer reader-token' },
+  )
   if (refused.status === 200) {
     t.comment('the minute turned over during the test; the window was fresh')
     return
@@ -256,10 +333,18 @@ t.test('rate rules: the whole batch is refused with Retry-After, and still spend
   t.equal(refused.json().error.code, 'RateLimited')
   const retryAfter = Number(refused.headers['retry-after'])
   t.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`)
-  const [[{ operations }]] = (await pool.query("SELECT operations FROM _rate_counters WHERE subject = 'reader' AND window_start = ?", [windowStart])) as unknown as [[{ operations: number }]]
+  const [[{ operations }]] = (await pool.query("SELECT operations FROM _rate_counters WHERE subject = 'reader' AND window_start = ?", [
+    windowStart,
+  ])) as unknown as [[{ operations: number }]]
   t.equal(Number(operations), 610, 'the refused batch spent its 20 operations')
-  const [logged] = await pool.query("SELECT method, status, error_code, operations FROM request_log WHERE subject = 'reader' AND status = 429")
-  t.same(logged, [{ method: 'POST', status: 429, error_code: 'RateLimited', operations: 20 }], 'the refused batch is in the request log with its 429')
+  const [logged] = await pool.query(
+    "SELECT method, status, error_code, operations FROM request_log WHERE subject = 'reader' AND status = 429",
+  )
+  t.same(
+    logged,
+    [{ method: 'POST', status: 429, error_code: 'RateLimited', operations: 20 }],
+    'the refused batch is in the request log with its 429',
+  )
 })
 
 t.test('the request log: one batch id for the batch and its operations, no tokens', async (t) => {
@@ -267,10 +352,20 @@ t.test('the request log: one batch id for the batch and its operations, no token
   const response = await postJson([read('1'), read('2')], {}, `/api/t/demo-token/v4/$batch?token=demo-token`)
   t.equal(response.status, 200)
   const [rows] = await pool.query('SELECT method, url, status, operations, content_id, `Пакет` AS batch FROM request_log ORDER BY id')
-  const entries = rows as { method: string; url: string; status: number; operations: number | null; content_id: string | null; batch: string }[]
+  const entries = rows as {
+    method: string
+    url: string
+    status: number
+    operations: number | null
+    content_id: string | null
+    batch: string
+  }[]
   t.equal(entries.length, 3)
   t.equal(entries[0]!.operations, 2)
-  t.same(entries.map((e) => e.content_id), [null, '1', '2'])
+  t.same(
+    entries.map((e) => e.content_id),
+    [null, '1', '2'],
+  )
   t.equal(new Set(entries.map((e) => e.batch)).size, 1, 'one batch id')
   t.match(entries[0]!.batch, /^[0-9a-f-]{36}$/)
   for (const entry of entries) t.notMatch(entry.url, /demo-token/, 'no token in the log')

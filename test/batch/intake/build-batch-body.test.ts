@@ -45,13 +45,29 @@ t.test('buildMultipartBatch writes the standard layout (service.md §2.3)', asyn
 t.test('buildJsonBatch writes the JSON Format §19.1 layout', async (t) => {
   const built = buildJsonBatch([
     { method: 'get', url: 'People' },
-    { method: 'post', url: 'People', body: { Name: 'Ann' }, id: 'a', atomicityGroup: 'g', dependsOn: ['r1'], headers: { 'content-type': 'application/json' } },
+    {
+      method: 'post',
+      url: 'People',
+      body: { Name: 'Ann' },
+      id: 'a',
+      atomicityGroup: 'g',
+      dependsOn: ['r1'],
+      headers: { 'content-type': 'application/json' },
+    },
   ])
   t.equal(built.contentType, 'application/json')
   t.same(JSON.parse(built.body.toString()), {
     requests: [
       { id: 'r1', method: 'get', url: 'People' },
-      { id: 'a', atomicityGroup: 'g', dependsOn: ['r1'], method: 'post', url: 'People', headers: { 'content-type': 'application/json' }, body: { Name: 'Ann' } },
+      {
+        id: 'a',
+        atomicityGroup: 'g',
+        dependsOn: ['r1'],
+        method: 'post',
+        url: 'People',
+        headers: { 'content-type': 'application/json' },
+        body: { Name: 'Ann' },
+      },
     ],
   })
 })

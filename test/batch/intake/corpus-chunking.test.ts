@@ -46,7 +46,13 @@ function checkChunkings(t: TapTest, name: string, body: Buffer, createIntake: ()
   }
   t.equal(randomMismatches, 0, `${name}: the same document when cut at seeded random places`)
 
-  const byteByByte = body.length <= 4096 ? ingest(createIntake(), Array.from(body, (_, index) => body.subarray(index, index + 1))) : undefined
+  const byteByByte =
+    body.length <= 4096
+      ? ingest(
+          createIntake(),
+          Array.from(body, (_, index) => body.subarray(index, index + 1)),
+        )
+      : undefined
   if (byteByByte !== undefined) t.equal(outcomeKey(byteByByte), expected, `${name}: the same document fed one byte at a time`)
 }
 
@@ -64,7 +70,8 @@ t.test('multipart requests of the corpus', async (t) => {
       const whole = ingest(createIntake(), [sample.body])
       t.equal(whole.error?.message, EXAMPLE_101_REFUSAL, `${file}: refused whole`)
       let others = 0
-      for (let cut = 0; cut <= sample.body.length; cut++) if (outcomeKey(ingest(createIntake(), splitAt(sample.body, [cut]))) !== outcomeKey(whole)) others++
+      for (let cut = 0; cut <= sample.body.length; cut++)
+        if (outcomeKey(ingest(createIntake(), splitAt(sample.body, [cut]))) !== outcomeKey(whole)) others++
       t.equal(others, 0, `${file}: the same refusal when cut in two at every byte`)
       checkChunkings(t, `${file} with its HTTP version`, withHttpVersions(sample).body, createIntake)
       continue
@@ -85,7 +92,10 @@ t.test('JSON requests of the corpus', async (t) => {
 })
 
 t.test('request-line fragments of the standard, each wrapped in a batch', async (t) => {
-  for (const file of ['batch-spec/batch-multipart-fragment-1-url-absolute.txt', 'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt']) {
+  for (const file of [
+    'batch-spec/batch-multipart-fragment-1-url-absolute.txt',
+    'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt',
+  ]) {
     const fragment = corpusFile(file)
     if (fragment === undefined) {
       t.skip(`${file} is not in the corpus`, () => undefined)

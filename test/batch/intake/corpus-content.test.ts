@@ -6,7 +6,17 @@ import type { BatchDocument, BatchOperation } from '../../../src/batch/intake/ba
 import { countTopLevelParts } from '../../../src/batch/intake/count-top-level-parts.js'
 import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
-import { EXAMPLE_101, EXAMPLE_101_REFUSAL, type ItemSummary, type TapTest, corpusFile, ingest, multipartSample, summarize, withHttpVersions } from './intake-harness.js'
+import {
+  EXAMPLE_101,
+  EXAMPLE_101_REFUSAL,
+  type ItemSummary,
+  type TapTest,
+  corpusFile,
+  ingest,
+  multipartSample,
+  summarize,
+  withHttpVersions,
+} from './intake-harness.js'
 
 /**
  * The document of a corpus multipart request, or undefined (and a skip) when the file is absent.
@@ -50,7 +60,11 @@ t.test('batch-multipart-request-1.txt (the standard, Example 101)', async (t) =>
   const sample = multipartSample(EXAMPLE_101)
   if (sample !== undefined) {
     const asItIs = ingest(createMultipartIntake({ boundary: sample.boundary }), [sample.body])
-    t.match(asItIs.error, { code: 'BatchMalformed', status: 400, message: EXAMPLE_101_REFUSAL }, 'refused as it is: its first request line has no HTTP version (service.md §2.3)')
+    t.match(
+      asItIs.error,
+      { code: 'BatchMalformed', status: 400, message: EXAMPLE_101_REFUSAL },
+      'refused as it is: its first request line has no HTTP version (service.md §2.3)',
+    )
   }
   const document = multipartDocument(t, EXAMPLE_101, true)
   if (document === undefined) return
@@ -68,7 +82,10 @@ t.test('batch-multipart-request-1.txt (the standard, Example 101)', async (t) =>
   t.equal(patch.headers.get('if-match'), 'xxxxx')
   t.equal(patch.headers.get('prefer'), 'return=minimal')
   t.equal(bodyText(patch), '<JSON representation of changes to Customer ALFKI>')
-  t.same(document.operations.map((operation) => operation.index), [0, 1, 2, 3])
+  t.same(
+    document.operations.map((operation) => operation.index),
+    [0, 1, 2, 3],
+  )
   t.equal(document.format, 'multipart')
 })
 
@@ -107,7 +124,9 @@ for (const file of ['batch-peers/olingo-odata4/batchLarge.batch', 'batch-peers/o
     t.equal(countTopLevelParts(sample.body, sample.boundary), 8)
     t.equal(document.operations.length, 18)
     t.same(
-      document.items.map((item) => (item.kind === 'operation' ? item.method : item.operations.map((operation) => operation.method).join('+'))),
+      document.items.map((item) =>
+        item.kind === 'operation' ? item.method : item.operations.map((operation) => operation.method).join('+'),
+      ),
       ['GET', 'GET', 'GET', 'POST+POST+PUT', 'POST+POST+PUT', 'POST+POST+PUT', 'POST+POST+PUT', 'POST+POST+PUT'],
     )
   })
@@ -205,7 +224,10 @@ t.test('Olingo response files as requests: body framing byte for byte', async (t
       t.skip(`${file} is not in the corpus`, () => undefined)
       continue
     }
-    const asRequest = Buffer.from(sample.body.toString('latin1').replace('HTTP/1.1 500 Internal Server Error', 'POST Errors HTTP/1.1'), 'latin1')
+    const asRequest = Buffer.from(
+      sample.body.toString('latin1').replace('HTTP/1.1 500 Internal Server Error', 'POST Errors HTTP/1.1'),
+      'latin1',
+    )
     const outcome = ingest(createMultipartIntake({ boundary: sample.boundary }), [asRequest])
     t.equal(outcome.error, undefined, file)
     t.equal(bodyText(outcome.document!.operations[0]), expectedBody, file)
@@ -214,7 +236,10 @@ t.test('Olingo response files as requests: body framing byte for byte', async (t
 
 t.test('the fragments of the standard: absolute URI, and absolute path with Host', async (t) => {
   const urls: string[] = []
-  for (const file of ['batch-spec/batch-multipart-fragment-1-url-absolute.txt', 'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt']) {
+  for (const file of [
+    'batch-spec/batch-multipart-fragment-1-url-absolute.txt',
+    'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt',
+  ]) {
     const fragment = corpusFile(file)
     if (fragment === undefined) {
       t.skip(`${file} is not in the corpus`, () => undefined)
@@ -234,7 +259,11 @@ t.test('batch-json-request-1.json (the standard, Example 47)', async (t) => {
   const document = jsonDocument(t, 'batch-spec/batch-json-request-1.json')
   if (document === undefined) return
   t.equal(document.format, 'json')
-  t.same(outline(document), ["GET /service/Customers('ALFKI') #0", ["PATCH /service/Customers('ALFKI') #1", 'POST /service/Customers #2'], 'GET /service/Products #3'])
+  t.same(outline(document), [
+    "GET /service/Customers('ALFKI') #0",
+    ["PATCH /service/Customers('ALFKI') #1", 'POST /service/Customers #2'],
+    'GET /service/Products #3',
+  ])
   const [first, patch, post, last] = document.operations
   t.same(first.dependsOn, [])
   t.same(patch.dependsOn, ['0'])

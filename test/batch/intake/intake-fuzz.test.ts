@@ -55,11 +55,17 @@ function multipartSources(): Source[] {
     { boundary: 'batch_fuzz' },
   )
   sources.push({ name: 'generated CRLF', body: generated.body, boundary: 'batch_fuzz' })
-  const lineFeeds = buildMultipartBatch([{ method: 'POST', url: 'A', body: 'x\ny', id: 'a', atomicityGroup: 'g' }, { method: 'GET', url: 'B' }], {
-    boundary: 'lf',
-    lineEnding: '\n',
-    contentIdPlacement: 'request',
-  })
+  const lineFeeds = buildMultipartBatch(
+    [
+      { method: 'POST', url: 'A', body: 'x\ny', id: 'a', atomicityGroup: 'g' },
+      { method: 'GET', url: 'B' },
+    ],
+    {
+      boundary: 'lf',
+      lineEnding: '\n',
+      contentIdPlacement: 'request',
+    },
+  )
   sources.push({ name: 'generated LF', body: lineFeeds.body, boundary: 'lf' })
   return sources
 }
@@ -81,12 +87,48 @@ function jsonSources(): Source[] {
   return sources
 }
 
-const MULTIPART_TOKENS = ['\r\n', '\n', '\r', '--', ' ', '\t', ':', ';', '\u0000', 'HTTP/1.1', 'GET ', 'Content-Type: multipart/mixed; boundary=x\r\n', 'Content-ID: 1\r\n', '\r\n\r\n', '--x\r\n', '--x--']
-const JSON_TOKENS = ['{', '}', '[', ']', '"', '\\', ',', ':', ' ', '\\u00', 'null', '-1e9', '"__proto__":{"polluted":1},', '"requests":', '{"id":"z","method":"get","url":"q"},', '\u0001', '\ud83d']
+const MULTIPART_TOKENS = [
+  '\r\n',
+  '\n',
+  '\r',
+  '--',
+  ' ',
+  '\t',
+  ':',
+  ';',
+  '\u0000',
+  'HTTP/1.1',
+  'GET ',
+  'Content-Type: multipart/mixed; boundary=x\r\n',
+  'Content-ID: 1\r\n',
+  '\r\n\r\n',
+  '--x\r\n',
+  '--x--',
+]
+const JSON_TOKENS = [
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  '\\',
+  ',',
+  ':',
+  ' ',
+  '\\u00',
+  'null',
+  '-1e9',
+  '"__proto__":{"polluted":1},',
+  '"requests":',
+  '{"id":"z","method":"get","url":"q"},',
+  '\u0001',
+  '\ud83d',
+]
 
 function mutate(source: Source, random: () => number, tokens: readonly string[]): Buffer {
   let body = source.body
-  const boundaryTokens = source.boundary === undefined ? [] : [`\r\n--${source.boundary}\r\n`, `\n--${source.boundary}--`, `--${source.boundary}`]
+  const boundaryTokens =
+    source.boundary === undefined ? [] : [`\r\n--${source.boundary}\r\n`, `\n--${source.boundary}--`, `--${source.boundary}`]
   const mutations = 1 + randomInteger(random, 4)
   for (let step = 0; step < mutations; step++) {
     const at = randomInteger(random, body.length + 1)
@@ -119,7 +161,21 @@ function mutate(source: Source, random: () => number, tokens: readonly string[])
 }
 
 /** Byte sequences that are not UTF-8: stray continuation bytes, bytes never used, sequences cut short, overlong forms, surrogates, code points past U+10FFFF. */
-const NOT_UTF8: readonly Buffer[] = [[0x80], [0xbf], [0xff], [0xfe], [0xc3], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xc0, 0xaf], [0xe0, 0x80, 0xaf], [0xed, 0xa0, 0x80], [0xed, 0xbf, 0xbf], [0xf4, 0x90, 0x80, 0x80], [0xc3, 0x28]].map((bytes) => Buffer.from(bytes))
+const NOT_UTF8: readonly Buffer[] = [
+  [0x80],
+  [0xbf],
+  [0xff],
+  [0xfe],
+  [0xc3],
+  [0xe2, 0x82],
+  [0xf0, 0x9f, 0x98],
+  [0xc0, 0xaf],
+  [0xe0, 0x80, 0xaf],
+  [0xed, 0xa0, 0x80],
+  [0xed, 0xbf, 0xbf],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xc3, 0x28],
+].map((bytes) => Buffer.from(bytes))
 
 /** `body` with one of NOT_UTF8 inserted at a random place, or in place of a random byte. */
 function withInvalidUtf8(body: Buffer, random: () => number): Buffer {
@@ -189,7 +245,8 @@ function fuzz(t: TapTest, format: 'multipart' | 'json', sources: Source[], seed:
     outcomes.set(code, (outcomes.get(code) ?? 0) + 1)
     if (format === 'json' && code === 'accepted' && !isUtf8(body)) {
       acceptedNotUtf8++
-      if (acceptedNotUtf8 <= 3) t.comment(`mutant ${mutant} of ${source.name} was accepted with bytes that are not UTF-8: ${body.toString('latin1')}`)
+      if (acceptedNotUtf8 <= 3)
+        t.comment(`mutant ${mutant} of ${source.name} was accepted with bytes that are not UTF-8: ${body.toString('latin1')}`)
     }
   }
   t.equal(differentWhenCut, 0, `${format}: the same outcome whole and cut into random chunks`)
@@ -197,9 +254,15 @@ function fuzz(t: TapTest, format: 'multipart' | 'json', sources: Source[], seed:
   t.equal(acceptedNotUtf8, 0, `${format}: no batch accepted with bytes that are not UTF-8`)
   t.comment(`${format} outcomes: ${JSON.stringify(Object.fromEntries(outcomes))}`)
   if (format === 'json' && invalidUtf8) {
-    t.ok((outcomes.get('BatchMalformed') ?? 0) > 0 && outcomes.get('accepted') === undefined, `${format}: every mutant with bytes that are not UTF-8 is refused`)
+    t.ok(
+      (outcomes.get('BatchMalformed') ?? 0) > 0 && outcomes.get('accepted') === undefined,
+      `${format}: every mutant with bytes that are not UTF-8 is refused`,
+    )
   } else {
-    t.ok((outcomes.get('BatchMalformed') ?? 0) > 0 && (outcomes.get('accepted') ?? 0) > 0, `${format}: the mutants reach both acceptance and refusal`)
+    t.ok(
+      (outcomes.get('BatchMalformed') ?? 0) > 0 && (outcomes.get('accepted') ?? 0) > 0,
+      `${format}: the mutants reach both acceptance and refusal`,
+    )
   }
 }
 

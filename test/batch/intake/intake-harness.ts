@@ -52,7 +52,8 @@ export function multipartSample(relativePath: string): MultipartSample | undefin
  * the HTTP version that service.md §2.3 requires: the intake refuses the file as it is.
  */
 export const EXAMPLE_101 = 'batch-spec/batch-multipart-request-1.txt'
-export const EXAMPLE_101_REFUSAL = 'Part 1: the request line "GET /service/Customers(\'ALFKI\')" has no HTTP version ("<METHOD> <url> HTTP/1.1").'
+export const EXAMPLE_101_REFUSAL =
+  'Part 1: the request line "GET /service/Customers(\'ALFKI\')" has no HTTP version ("<METHOD> <url> HTTP/1.1").'
 
 /** The sample with ` HTTP/1.1` after every request line that has no version: what the rest of the file shows stays testable. */
 export function withHttpVersions(sample: MultipartSample): MultipartSample {
@@ -84,17 +85,30 @@ export function corpusMultipartSamples(): MultipartSample[] {
     const sample = multipartSample(file)
     if (sample !== undefined) samples.push(sample)
   }
-  for (const file of ['batch-peers/olingo-odata2/BatchResponseWithAdditionalLineEnding.batch', 'batch-peers/olingo-odata2/BatchResponseWithLinesInBodyWin.batch']) {
+  for (const file of [
+    'batch-peers/olingo-odata2/BatchResponseWithAdditionalLineEnding.batch',
+    'batch-peers/olingo-odata2/BatchResponseWithLinesInBodyWin.batch',
+  ]) {
     const sample = multipartSample(file)
     if (sample === undefined) continue
-    const asRequest = Buffer.from(sample.body.toString('latin1').replace('HTTP/1.1 500 Internal Server Error', 'POST Errors HTTP/1.1'), 'latin1')
+    const asRequest = Buffer.from(
+      sample.body.toString('latin1').replace('HTTP/1.1 500 Internal Server Error', 'POST Errors HTTP/1.1'),
+      'latin1',
+    )
     samples.push({ name: `${file} as a request`, body: asRequest, boundary: sample.boundary })
   }
-  for (const file of ['batch-spec/batch-multipart-fragment-1-url-absolute.txt', 'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt']) {
+  for (const file of [
+    'batch-spec/batch-multipart-fragment-1-url-absolute.txt',
+    'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt',
+  ]) {
     const fragment = corpusFile(file)
     if (fragment === undefined) continue
     // The corpus README: "append an empty line to make a complete application/http request".
-    const body = Buffer.concat([Buffer.from('--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'), fragment, Buffer.from('\r\n\r\n--b--\r\n')])
+    const body = Buffer.concat([
+      Buffer.from('--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'),
+      fragment,
+      Buffer.from('\r\n\r\n--b--\r\n'),
+    ])
     samples.push({ name: `${file} in a batch`, body, boundary: 'b' })
   }
   return samples
@@ -178,7 +192,9 @@ export function pushVolatile(intake: BatchIntake, chunk: Buffer): void {
   }
 }
 
-export type Outcome = { readonly document: BatchDocument; readonly error?: undefined } | { readonly document?: undefined; readonly error: ODataError }
+export type Outcome =
+  | { readonly document: BatchDocument; readonly error?: undefined }
+  | { readonly document?: undefined; readonly error: ODataError }
 
 /** Pushes the chunks and ends; an ODataError is the outcome, anything else is rethrown (a bug). */
 export function ingest(intake: BatchIntake, chunks: readonly Buffer[], onPushed?: (intake: BatchIntake) => void): Outcome {
@@ -228,7 +244,12 @@ export function summarizeOperation(operation: BatchOperation): OperationSummary 
     method: operation.method,
     url: operation.url,
     headers: Object.fromEntries(operation.headers),
-    body: operation.body === undefined ? undefined : operation.body.kind === 'bytes' ? operation.body.bytes.toString('latin1') : operation.body.value,
+    body:
+      operation.body === undefined
+        ? undefined
+        : operation.body.kind === 'bytes'
+          ? operation.body.bytes.toString('latin1')
+          : operation.body.value,
     id: operation.id,
     atomicityGroup: operation.atomicityGroup,
     dependsOn: [...operation.dependsOn],
@@ -242,5 +263,7 @@ export function outcomeKey(outcome: Outcome): string {
 
 /** outcomeKey with the error's HTTP status and the document's byte length: everything an intake answers. */
 export function fullOutcomeKey(outcome: Outcome): string {
-  return outcome.error !== undefined ? `${outcome.error.status} ${outcomeKey(outcome)}` : `${outcome.document.byteLength} bytes ${outcomeKey(outcome)}`
+  return outcome.error !== undefined
+    ? `${outcome.error.status} ${outcomeKey(outcome)}`
+    : `${outcome.document.byteLength} bytes ${outcomeKey(outcome)}`
 }

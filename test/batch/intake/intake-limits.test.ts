@@ -70,7 +70,11 @@ t.test('100,000 tiny top-level parts: TooManyOperations with the actual figure, 
   const started = process.hrtime.bigint()
   for (let offset = 0; offset < body.length; offset += 65_536) intake.push(body.subarray(offset, offset + 65_536))
   t.ok(intake.progress.failureCertain)
-  t.throws(() => intake.end(), { code: 'TooManyOperations', status: 400, message: 'The batch has 100000 operations; at most 100 are allowed.' })
+  t.throws(() => intake.end(), {
+    code: 'TooManyOperations',
+    status: 400,
+    message: 'The batch has 100000 operations; at most 100 are allowed.',
+  })
   const milliseconds = Number(process.hrtime.bigint() - started) / 1e6
   t.comment(`streamed count of ${body.length} bytes: ${milliseconds.toFixed(1)} ms`)
   t.equal(intake.progress.topLevelParts, 100_000)
@@ -104,7 +108,13 @@ t.test('countTopLevelParts counts what the streaming intake counts', async (t) =
 })
 
 t.test('every operation counts, change-set members included (decisions.md §7)', async (t) => {
-  const operations = Array.from({ length: 150 }, (_, index) => ({ method: 'POST', url: 'Notes', body: { index }, id: String(index), atomicityGroup: `g${Math.floor(index / 15)}` }))
+  const operations = Array.from({ length: 150 }, (_, index) => ({
+    method: 'POST',
+    url: 'Notes',
+    body: { index },
+    id: String(index),
+    atomicityGroup: `g${Math.floor(index / 15)}`,
+  }))
   const multipart = buildMultipartBatch(operations)
   const multipartOutcome = ingest(createMultipartIntake({ boundary: multipart.boundary! }), splitAt(multipart.body, [100, 5000, 9000]))
   t.equal(countTopLevelParts(multipart.body, multipart.boundary!), 10, 'ten change sets at the top level')
@@ -141,7 +151,11 @@ t.test('the checks order of decisions.md §7', async (t) => {
 
   const json = buildJsonBatch(Array.from({ length: 150 }, () => ({ method: 'GET', url: 'N' }))).body
   const jsonCorruptAfterLimit = Buffer.concat([json.subarray(0, -2), Buffer.from(',{"id":"x"}]}')])
-  t.match(ingest(createJsonIntake(), [jsonCorruptAfterLimit]).error, { code: 'BatchMalformed', message: /has no "method"/ }, 'JSON: parsing before the count')
+  t.match(
+    ingest(createJsonIntake(), [jsonCorruptAfterLimit]).error,
+    { code: 'BatchMalformed', message: /has no "method"/ },
+    'JSON: parsing before the count',
+  )
 })
 
 t.test('past the operation limit nothing more is kept', async (t) => {

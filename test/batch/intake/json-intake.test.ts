@@ -41,20 +41,33 @@ t.test('a JSON batch: methods upper-cased, headers lower-cased, unknown members 
 })
 
 t.test('bodies: any JSON value, null means none', async (t) => {
-  const outcome = parse(`{"requests":[${request({ id: 'a', body: { a: [1, 'ü', { b: null }] } })},${request({ id: 'b', body: 'text' })},${request({ id: 'c', body: null })},${request({ id: 'd', body: 0 })}]}`)
+  const outcome = parse(
+    `{"requests":[${request({ id: 'a', body: { a: [1, 'ü', { b: null }] } })},${request({ id: 'b', body: 'text' })},${request({ id: 'c', body: null })},${request({ id: 'd', body: 0 })}]}`,
+  )
   const bodies = outcome.document!.operations.map((operation) => operation.body)
-  t.same(bodies, [{ kind: 'json', value: { a: [1, 'ü', { b: null }] } }, { kind: 'json', value: 'text' }, undefined, { kind: 'json', value: 0 }])
+  t.same(bodies, [
+    { kind: 'json', value: { a: [1, 'ü', { b: null }] } },
+    { kind: 'json', value: 'text' },
+    undefined,
+    { kind: 'json', value: 0 },
+  ])
 })
 
 t.test('atomicity groups: adjacent requests form one change set; a group split apart is refused', async (t) => {
   const body = `{"requests":[${request({ id: '1' })},${request({ id: '2', atomicityGroup: 'g' })},${request({ id: '3', atomicityGroup: 'g' })},${request({ id: '4', atomicityGroup: 'h' })},${request({ id: '5' })}]}`
   const document = parse(body).document!
   t.same(
-    document.items.map((item) => (item.kind === 'operation' ? item.id : `${item.atomicityGroup}:${item.operations.map((operation) => operation.id).join(',')}`)),
+    document.items.map((item) =>
+      item.kind === 'operation' ? item.id : `${item.atomicityGroup}:${item.operations.map((operation) => operation.id).join(',')}`,
+    ),
     ['1', 'g:2,3', 'h:4', '5'],
   )
   t.match(
-    expectMalformed(t, 'a group that is not adjacent', `{"requests":[${request({ id: '1', atomicityGroup: 'g' })},${request({ id: '2' })},${request({ id: '3', atomicityGroup: 'g' })}]}`),
+    expectMalformed(
+      t,
+      'a group that is not adjacent',
+      `{"requests":[${request({ id: '1', atomicityGroup: 'g' })},${request({ id: '2' })},${request({ id: '3', atomicityGroup: 'g' })}]}`,
+    ),
     /not adjacent/,
   )
 })
@@ -128,7 +141,14 @@ t.test('prototype pollution attempts reach no prototype', async (t) => {
   t.equal((Object.prototype as Record<string, unknown>).polluted, undefined)
   const operation = outcome.document!.operations[0]
   t.equal(operation.method, 'POST', 'an own "__proto__" member is not a source of members')
-  t.same([...operation.headers], [['__proto__', 'x'], ['constructor', 'y'], ['prototype', 'z']])
+  t.same(
+    [...operation.headers],
+    [
+      ['__proto__', 'x'],
+      ['constructor', 'y'],
+      ['prototype', 'z'],
+    ],
+  )
   const body = operation.body?.kind === 'json' ? (operation.body.value as Record<string, unknown>) : {}
   t.equal(Object.getPrototypeOf(body), Object.prototype, 'the body keeps the ordinary prototype')
   t.ok(Object.hasOwn(body, '__proto__'), '"__proto__" stays an own member, for the handler to refuse as unknown')
@@ -143,7 +163,11 @@ t.test('the depth guard: 100,000 levels are refused without recursion', async (t
   t.match(expectMalformed(t, 'nested objects in an unknown member', deepObject), /deeper than 64 levels/)
   const intake = createJsonIntake()
   // The envelope, the requests array and the item are three levels; 62 more make the 65th.
-  t.throws(() => intake.push(Buffer.from(`{"requests":[{"body":${'['.repeat(62)}`)), { code: 'BatchMalformed' }, 'refused at the 65th level, as it arrives')
+  t.throws(
+    () => intake.push(Buffer.from(`{"requests":[{"body":${'['.repeat(62)}`)),
+    { code: 'BatchMalformed' },
+    'refused at the 65th level, as it arrives',
+  )
   const atLimit = parse(`{"requests":[${request({}).slice(0, -1)},"body":${'['.repeat(61)}${']'.repeat(61)}}]}`)
   t.equal(atLimit.error, undefined, '64 levels, the envelope included, are accepted')
 })
@@ -151,16 +175,35 @@ t.test('the depth guard: 100,000 levels are refused without recursion', async (t
 t.test('the string, key and token guards', async (t) => {
   const limits = { maxJsonStringLength: 1000, maxJsonKeyLength: 50, maxJsonTokens: 200 }
   t.match(expectMalformed(t, 'a long string', `{"requests":[${request({ body: 's'.repeat(1001) })}]}`, limits), /longer than 1000 bytes/)
-  t.match(expectMalformed(t, 'a long string of escapes', `{"requests":[${request({ body: '\n'.repeat(501) })}]}`, limits), /longer than 1000 bytes/)
-  t.match(expectMalformed(t, 'a long number', `{"requests":[${request({}).slice(0, -1)},"body":${'9'.repeat(1001)}}]}`, limits), /longer than 1000 bytes/)
-  t.match(expectMalformed(t, 'a long key in a body', `{"requests":[${request({ body: { ['k'.repeat(51)]: 1 } })}]}`, limits), /member name .* longer than 50/)
-  t.match(expectMalformed(t, 'a long key in the envelope', `{"${'k'.repeat(51)}":1,"requests":[${request({})}]}`, limits), /member name .* longer than 50/)
-  t.match(expectMalformed(t, 'many tokens', `{"requests":[${request({ body: Array.from({ length: 300 }, () => 0) })}]}`, limits), /more than 200 names and values/)
+  t.match(
+    expectMalformed(t, 'a long string of escapes', `{"requests":[${request({ body: '\n'.repeat(501) })}]}`, limits),
+    /longer than 1000 bytes/,
+  )
+  t.match(
+    expectMalformed(t, 'a long number', `{"requests":[${request({}).slice(0, -1)},"body":${'9'.repeat(1001)}}]}`, limits),
+    /longer than 1000 bytes/,
+  )
+  t.match(
+    expectMalformed(t, 'a long key in a body', `{"requests":[${request({ body: { ['k'.repeat(51)]: 1 } })}]}`, limits),
+    /member name .* longer than 50/,
+  )
+  t.match(
+    expectMalformed(t, 'a long key in the envelope', `{"${'k'.repeat(51)}":1,"requests":[${request({})}]}`, limits),
+    /member name .* longer than 50/,
+  )
+  t.match(
+    expectMalformed(t, 'many tokens', `{"requests":[${request({ body: Array.from({ length: 300 }, () => 0) })}]}`, limits),
+    /more than 200 names and values/,
+  )
   t.equal(parse(`{"requests":[${request({ body: 's'.repeat(1000) })}]}`, limits).error, undefined, 'exactly the limit is accepted')
 
   const intake = createJsonIntake({ limits })
   intake.push(Buffer.from(`{"requests":[{"id":"`))
-  t.throws(() => intake.push(Buffer.alloc(1001, 0x61)), { code: 'BatchMalformed' }, 'a long string is refused by the push that makes it too long')
+  t.throws(
+    () => intake.push(Buffer.alloc(1001, 0x61)),
+    { code: 'BatchMalformed' },
+    'a long string is refused by the push that makes it too long',
+  )
 })
 
 t.test('strings of escapes cost linear time (no search restarts from every escape)', async (t) => {
@@ -220,22 +263,47 @@ const INVALID_UTF8: ReadonlyArray<readonly [string, Buffer]> = [
 /** Asserts BatchMalformed with `message` for `body`, whole and cut at every byte. */
 function expectRefusedBytes(t: TapTest, name: string, body: Buffer, message: RegExp): void {
   const whole = ingest(createJsonIntake(), [body])
-  t.match({ code: whole.error?.code, status: whole.error?.status, message: whole.error?.message }, { code: 'BatchMalformed', status: 400, message }, `${name}: refused`)
+  t.match(
+    { code: whole.error?.code, status: whole.error?.status, message: whole.error?.message },
+    { code: 'BatchMalformed', status: 400, message },
+    `${name}: refused`,
+  )
   let others = 0
-  for (let cut = 0; cut <= body.length; cut++) if (outcomeKey(ingest(createJsonIntake(), splitAt(body, [cut]))) !== outcomeKey(whole)) others++
+  for (let cut = 0; cut <= body.length; cut++)
+    if (outcomeKey(ingest(createJsonIntake(), splitAt(body, [cut]))) !== outcomeKey(whole)) others++
   t.equal(others, 0, `${name}: the same refusal cut anywhere`)
 }
 
 t.test('bytes that are not UTF-8 are 400, never read as U+FFFD', async (t) => {
   for (const [name, bytes] of INVALID_UTF8) {
     const [before, after] = `{"requests":[{"id":"1","method":"post","url":"A","body":{"Name":"a|b"}}]}`.split('|')
-    expectRefusedBytes(t, `${name} in a body string`, Buffer.concat([Buffer.from(before), bytes, Buffer.from(after)]), /^Request 1 of the JSON batch is not valid UTF-8\.$/)
+    expectRefusedBytes(
+      t,
+      `${name} in a body string`,
+      Buffer.concat([Buffer.from(before), bytes, Buffer.from(after)]),
+      /^Request 1 of the JSON batch is not valid UTF-8\.$/,
+    )
     const [urlBefore, urlAfter] = `{"requests":[{"id":"1","method":"get","url":"People('|')"}]}`.split('|')
-    expectRefusedBytes(t, `${name} in a URL`, Buffer.concat([Buffer.from(urlBefore), bytes, Buffer.from(urlAfter)]), /^Request 1 of the JSON batch is not valid UTF-8\.$/)
+    expectRefusedBytes(
+      t,
+      `${name} in a URL`,
+      Buffer.concat([Buffer.from(urlBefore), bytes, Buffer.from(urlAfter)]),
+      /^Request 1 of the JSON batch is not valid UTF-8\.$/,
+    )
     const [keyBefore, keyAfter] = `{"@a|b":1,"requests":[{"id":"1","method":"get","url":"A"}]}`.split('|')
-    expectRefusedBytes(t, `${name} in an envelope member name`, Buffer.concat([Buffer.from(keyBefore), bytes, Buffer.from(keyAfter)]), /^A member name of the JSON batch is not valid UTF-8\.$/)
+    expectRefusedBytes(
+      t,
+      `${name} in an envelope member name`,
+      Buffer.concat([Buffer.from(keyBefore), bytes, Buffer.from(keyAfter)]),
+      /^A member name of the JSON batch is not valid UTF-8\.$/,
+    )
     const [memberBefore, memberAfter] = `{"@note":"a|b","requests":[{"id":"1","method":"get","url":"A"}]}`.split('|')
-    expectRefusedBytes(t, `${name} in another member`, Buffer.concat([Buffer.from(memberBefore), bytes, Buffer.from(memberAfter)]), /^A member of the JSON batch is not valid UTF-8\.$/)
+    expectRefusedBytes(
+      t,
+      `${name} in another member`,
+      Buffer.concat([Buffer.from(memberBefore), bytes, Buffer.from(memberAfter)]),
+      /^A member of the JSON batch is not valid UTF-8\.$/,
+    )
   }
   // Valid UTF-8 of every length stays as it is (the guard must not refuse what is right).
   const outcome = parse(`{"requests":[{"id":"1","method":"post","url":"Straße","body":{"Name":"é€😀"}}]}`)

@@ -24,7 +24,10 @@ t.test('CRLF and LF bodies give the same operations', async (t) => {
   const fromCrlf = ingest(createMultipartIntake({ boundary: 'batch_1' }), [crlf.body])
   const fromLf = ingest(createMultipartIntake({ boundary: 'batch_1' }), [lf.body])
   t.same(summarize(fromLf.document!), summarize(fromCrlf.document!))
-  t.equal(fromCrlf.document!.operations[1].body?.kind === 'bytes' && fromCrlf.document!.operations[1].body.bytes.toString(), '{"Name":"Ann"}')
+  t.equal(
+    fromCrlf.document!.operations[1].body?.kind === 'bytes' && fromCrlf.document!.operations[1].body.bytes.toString(),
+    '{"Name":"Ann"}',
+  )
 })
 
 t.test('preamble, transport padding and epilogue are read past (RFC 2046 §5.1.1)', async (t) => {
@@ -46,16 +49,30 @@ t.test('a change set with a quoted boundary, parameters in any case and order', 
   t.equal(outcome.error, undefined)
   const item = outcome.document!.items[0]
   t.equal(item.kind, 'changeSet')
-  t.same(outcome.document!.operations.map((operation) => [operation.method, operation.url, operation.id]), [['DELETE', 'People(1)', '1']])
+  t.same(
+    outcome.document!.operations.map((operation) => [operation.method, operation.url, operation.id]),
+    [['DELETE', 'People(1)', '1']],
+  )
 })
 
 t.test('the request line: method upper-cased, blank lines before it skipped; the HTTP version required', async (t) => {
-  const outcome = parse(`--b\nContent-Type: application/http\n\n\n\nget People('x') HTTP/1.1\n\n\n--b\n${'Content-Type: application/http\n\nGET Products HTTP/1.0\n\n'}\n--b--\n`)
+  const outcome = parse(
+    `--b\nContent-Type: application/http\n\n\n\nget People('x') HTTP/1.1\n\n\n--b\n${'Content-Type: application/http\n\nGET Products HTTP/1.0\n\n'}\n--b--\n`,
+  )
   t.equal(outcome.error, undefined)
-  t.same(outcome.document!.operations.map((operation) => `${operation.method} ${operation.url}`), ["GET People('x')", 'GET Products'])
+  t.same(
+    outcome.document!.operations.map((operation) => `${operation.method} ${operation.url}`),
+    ["GET People('x')", 'GET Products'],
+  )
   // service.md §2.3 writes `<METHOD> <url> HTTP/1.1`; the line without its version was once tolerated.
-  const withoutVersion = parse(`--b\nContent-Type: application/http\n\n\n\nget People('x') HTTP/1.1\n\n\n--b\n${'Content-Type: application/http\n\nGET Products\n\n'}\n--b--\n`)
-  t.match(withoutVersion.error, { code: 'BatchMalformed', status: 400, message: 'Part 2: the request line "GET Products" has no HTTP version ("<METHOD> <url> HTTP/1.1").' })
+  const withoutVersion = parse(
+    `--b\nContent-Type: application/http\n\n\n\nget People('x') HTTP/1.1\n\n\n--b\n${'Content-Type: application/http\n\nGET Products\n\n'}\n--b--\n`,
+  )
+  t.match(withoutVersion.error, {
+    code: 'BatchMalformed',
+    status: 400,
+    message: 'Part 2: the request line "GET Products" has no HTTP version ("<METHOD> <url> HTTP/1.1").',
+  })
 })
 
 t.test('embedded headers: names lower-cased, values trimmed, repeated ones joined', async (t) => {
@@ -74,7 +91,10 @@ t.test('Content-ID: the MIME part header first, the embedded header as Olingo V2
   const outcome = parse(
     `--b\nContent-Type: application/http\nContent-ID: part\n\nGET A HTTP/1.1\nContent-ID: inner\n\n\n--b\nContent-Type: application/http\n\nGET B HTTP/1.1\nContent-Id: inner-only\n\n\n--b\nContent-Type: application/http\n\nGET C HTTP/1.1\n\n\n--b--\n`,
   )
-  t.same(outcome.document!.operations.map((operation) => operation.id), ['part', 'inner-only', undefined])
+  t.same(
+    outcome.document!.operations.map((operation) => operation.id),
+    ['part', 'inner-only', undefined],
+  )
 })
 
 t.test('an embedded request whose part ends before its blank line has no body', async (t) => {
@@ -86,13 +106,19 @@ t.test('an embedded request whose part ends before its blank line has no body', 
 
 t.test('bodies are kept byte for byte, whatever they hold', async (t) => {
   const binary = Buffer.from(Array.from({ length: 256 }, (_, index) => index))
-  const built = buildMultipartBatch([{ method: 'PUT', url: 'Photos(1)/$value', headers: { 'Content-Type': 'application/octet-stream' }, body: binary }])
+  const built = buildMultipartBatch([
+    { method: 'PUT', url: 'Photos(1)/$value', headers: { 'Content-Type': 'application/octet-stream' }, body: binary },
+  ])
   const outcome = ingest(createMultipartIntake({ boundary: built.boundary! }), randomSplit(built.body, seededRandom(7), 30))
   const body = outcome.document!.operations[0].body
   t.ok(body?.kind === 'bytes' && body.bytes.equals(binary), 'all 256 byte values, CR and LF included')
 
   const tricky = parse(`--b\nContent-Type: application/http\n\nPOST Notes HTTP/1.1\n\nline --b\n-- b\n\n--b--\n`)
-  t.equal(tricky.document!.operations[0].body?.kind === 'bytes' && tricky.document!.operations[0].body.bytes.toString(), 'line --b\r\n-- b\r\n', 'a boundary not at a line start is content')
+  t.equal(
+    tricky.document!.operations[0].body?.kind === 'bytes' && tricky.document!.operations[0].body.bytes.toString(),
+    'line --b\r\n-- b\r\n',
+    'a boundary not at a line start is content',
+  )
 })
 
 t.test('a body is copied: wiping the pushed chunks does not change the document', async (t) => {
@@ -143,12 +169,17 @@ t.test('generated batches of every shape round-trip through the intake at random
       contentIdPlacement: random() < 0.5 ? 'part' : 'request',
     })
     const whole = ingest(createMultipartIntake({ boundary: built.boundary! }), [built.body])
-    const chunked = ingest(createMultipartIntake({ boundary: built.boundary! }), randomSplit(built.body, random, 2 + Math.floor(random() * 20)))
+    const chunked = ingest(
+      createMultipartIntake({ boundary: built.boundary! }),
+      randomSplit(built.body, random, 2 + Math.floor(random() * 20)),
+    )
     if (outcomeKey(whole) !== outcomeKey(chunked)) mismatches++
     const document = whole.document!
     const expected = operations.map((operation) => [operation.method, operation.url, operation.id, operation.atomicityGroup !== undefined])
     const actual = document.items.flatMap((item) =>
-      item.kind === 'operation' ? [[item.method, item.url, item.id, false]] : item.operations.map((operation) => [operation.method, operation.url, operation.id, true]),
+      item.kind === 'operation'
+        ? [[item.method, item.url, item.id, false]]
+        : item.operations.map((operation) => [operation.method, operation.url, operation.id, true]),
     )
     if (JSON.stringify(actual) !== JSON.stringify(expected)) {
       mismatches++
@@ -203,13 +234,23 @@ t.test('the lines every client writes are recognised whole, and their other spel
     const outcome = parse(`--b\n${head}Content-ID: 7\n\nPOST People HTTP/1.1\nContent-Type: application/json\n\n{}\n--b--\n`)
     t.equal(outcome.error, undefined, JSON.stringify(head))
     const operation = outcome.document!.operations[0]
-    t.same([operation.method, operation.url, operation.id, operation.headers.get('content-type')], ['POST', 'People', '7', 'application/json'])
+    t.same(
+      [operation.method, operation.url, operation.id, operation.headers.get('content-type')],
+      ['POST', 'People', '7', 'application/json'],
+    )
   }
   // Texts that only begin like a known line are read the general way.
-  t.match(parse(`--b\nContent-Type: application/httpx\n\nGET A\n\n\n--b--\n`).error, { code: 'BatchMalformed', message: /has Content-Type "application\/httpx"/ })
+  t.match(parse(`--b\nContent-Type: application/httpx\n\nGET A\n\n\n--b--\n`).error, {
+    code: 'BatchMalformed',
+    message: /has Content-Type "application\/httpx"/,
+  })
   t.match(parse(`--b\nContent-Type: application/http\u0001\n\nGET A\n\n\n--b--\n`).error, { message: /control character 0x01/ })
-  t.match(parse(`--b\nContent-Type: application/http\r\rContent-ID: 1\n\nGET A\n\n\n--b--\n`, { keepLineFeeds: true }).error, { message: /bare carriage return/ })
-  t.match(parse(`--b\nContent-Type: application/http\nContent-Type: application/http\n\nGET A\n\n\n--b--\n`).error, { message: /two Content-Type headers/ })
+  t.match(parse(`--b\nContent-Type: application/http\r\rContent-ID: 1\n\nGET A\n\n\n--b--\n`, { keepLineFeeds: true }).error, {
+    message: /bare carriage return/,
+  })
+  t.match(parse(`--b\nContent-Type: application/http\nContent-Type: application/http\n\nGET A\n\n\n--b--\n`).error, {
+    message: /two Content-Type headers/,
+  })
 })
 
 t.test('an operation makes its values from the kept bytes when read, the same each time', async (t) => {
@@ -224,14 +265,18 @@ t.test('an operation makes its values from the kept bytes when read, the same ea
   t.equal(operation.headers, operation.headers, 'made once')
   t.equal(operation.body, operation.body)
   t.equal(operation.body?.kind === 'bytes' && operation.body.bytes.toString(), '{"a":"ü"}')
-  t.same(JSON.parse(JSON.stringify(operation)), {
-    kind: 'operation',
-    index: 0,
-    method: 'PATCH',
-    url: "Straße('ö')",
-    headers: {},
-    body: { kind: 'bytes', bytes: { type: 'Buffer', data: [...Buffer.from('{"a":"ü"}')] } },
-    id: 'über',
-    dependsOn: [],
-  }, 'JSON.stringify sees every member (a Map as {})')
+  t.same(
+    JSON.parse(JSON.stringify(operation)),
+    {
+      kind: 'operation',
+      index: 0,
+      method: 'PATCH',
+      url: "Straße('ö')",
+      headers: {},
+      body: { kind: 'bytes', bytes: { type: 'Buffer', data: [...Buffer.from('{"a":"ü"}')] } },
+      id: 'über',
+      dependsOn: [],
+    },
+    'JSON.stringify sees every member (a Map as {})',
+  )
 })

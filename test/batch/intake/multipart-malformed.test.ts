@@ -48,13 +48,21 @@ t.test('part heads', async (t) => {
   expectMalformed(t, 'a part without Content-Type', '--b\nContent-ID: 1\n\nGET People HTTP/1.1\n\n\n--b--\n')
   expectMalformed(t, 'a part of another media type', '--b\nContent-Type: text/plain\n\nGET People HTTP/1.1\n\n\n--b--\n')
   expectMalformed(t, 'a part whose head has no blank line', '--b\nContent-Type: application/http\n--b--\n')
-  expectMalformed(t, 'two Content-Type headers', '--b\nContent-Type: application/http\nContent-Type: application/http\n\nGET A\n\n\n--b--\n')
+  expectMalformed(
+    t,
+    'two Content-Type headers',
+    '--b\nContent-Type: application/http\nContent-Type: application/http\n\nGET A\n\n\n--b--\n',
+  )
   expectMalformed(t, 'two Content-ID headers', '--b\nContent-Type: application/http\nContent-ID: 1\nContent-ID: 2\n\nGET A\n\n\n--b--\n')
   expectMalformed(t, 'a header line without a colon', '--b\nContent-Type application/http\n\nGET A\n\n\n--b--\n')
   expectMalformed(t, 'a header name with a space', '--b\nContent Type: application/http\n\nGET A\n\n\n--b--\n')
   expectMalformed(t, 'a folded header line', '--b\nContent-Type:\n application/http\n\nGET A\n\n\n--b--\n')
   expectMalformed(t, 'a control byte in a header', '--b\nContent-Type: application/http\nContent-ID: 1\u0000\n\nGET A\n\n\n--b--\n')
-  expectMalformed(t, 'a bare carriage return inside a header value', '--b\nContent-Type: application/http\nContent-ID: 1\r2\n\nGET A\n\n\n--b--\n')
+  expectMalformed(
+    t,
+    'a bare carriage return inside a header value',
+    '--b\nContent-Type: application/http\nContent-ID: 1\r2\n\nGET A\n\n\n--b--\n',
+  )
   expectMalformed(t, 'a change set without a boundary', '--b\nContent-Type: multipart/mixed\n\n--cs--\n\n--b--\n')
   expectMalformed(t, 'a change set with an invalid boundary', '--b\nContent-Type: multipart/mixed; boundary="a\tb"\n\n--a\tb--\n\n--b--\n')
   expectMalformed(t, 'an unparseable Content-Type', '--b\nContent-Type: multipart/mixed; boundary="cs\n\n--cs--\n\n--b--\n')
@@ -63,13 +71,48 @@ t.test('part heads', async (t) => {
 t.test('the caps on heads (intake-limits.ts)', async (t) => {
   const limits = { maxPartHeaderLine: 100, maxHeaderBytes: 400, maxHeaderCount: 5 }
   const long = 'x'.repeat(101)
-  t.match(expectMalformed(t, 'a part header line over maxPartHeaderLine', `--b\nContent-Type: application/http\nX-Long: ${long}\n\nGET A\n\n\n--b--\n`, limits), /longer than 100/)
-  t.match(expectMalformed(t, 'a request line over maxPartHeaderLine', `--b\n${'Content-Type: application/http\n\n'}GET /${long} HTTP/1.1\n\n\n--b--\n`, limits), /longer than 100/)
+  t.match(
+    expectMalformed(
+      t,
+      'a part header line over maxPartHeaderLine',
+      `--b\nContent-Type: application/http\nX-Long: ${long}\n\nGET A\n\n\n--b--\n`,
+      limits,
+    ),
+    /longer than 100/,
+  )
+  t.match(
+    expectMalformed(
+      t,
+      'a request line over maxPartHeaderLine',
+      `--b\n${'Content-Type: application/http\n\n'}GET /${long} HTTP/1.1\n\n\n--b--\n`,
+      limits,
+    ),
+    /longer than 100/,
+  )
   const many = Array.from({ length: 6 }, (_, index) => `X-${index}: 1\n`).join('')
-  t.match(expectMalformed(t, 'more fields than maxHeaderCount in a part head', `--b\nContent-Type: application/http\n${many}\nGET A\n\n\n--b--\n`, limits), /more than 5/)
-  t.match(expectMalformed(t, 'more fields than maxHeaderCount in an embedded head', `--b\nContent-Type: application/http\n\nGET A HTTP/1.1\n${many}\n\n--b--\n`, limits), /more than 5/)
+  t.match(
+    expectMalformed(
+      t,
+      'more fields than maxHeaderCount in a part head',
+      `--b\nContent-Type: application/http\n${many}\nGET A\n\n\n--b--\n`,
+      limits,
+    ),
+    /more than 5/,
+  )
+  t.match(
+    expectMalformed(
+      t,
+      'more fields than maxHeaderCount in an embedded head',
+      `--b\nContent-Type: application/http\n\nGET A HTTP/1.1\n${many}\n\n--b--\n`,
+      limits,
+    ),
+    /more than 5/,
+  )
   const big = Array.from({ length: 5 }, (_, index) => `X-${index}: ${'y'.repeat(90)}\n`).join('')
-  t.match(expectMalformed(t, 'a head over maxHeaderBytes', `--b\nContent-Type: application/http\n\nGET A HTTP/1.1\n${big}\n\n--b--\n`, limits), /larger than 400/)
+  t.match(
+    expectMalformed(t, 'a head over maxHeaderBytes', `--b\nContent-Type: application/http\n\nGET A HTTP/1.1\n${big}\n\n--b--\n`, limits),
+    /larger than 400/,
+  )
   const endless = `--b\nContent-Type: application/http\nX: ${'z'.repeat(100_000)}`
   t.match(expectMalformed(t, 'an endless header line (no line break at all)', endless, limits), /longer than 100/)
 })
@@ -87,25 +130,37 @@ t.test('embedded request lines', async (t) => {
 
 t.test('a request line needs its URL and its HTTP version (service.md §2.3)', async (t) => {
   const part = (line: string): string => `--b\nContent-Type: application/http\n\n${line}\n\n\n--b--\n`
-  t.equal(expectMalformed(t, 'no HTTP version', part('GET People')), 'Part 1: the request line "GET People" has no HTTP version ("<METHOD> <url> HTTP/1.1").')
-  t.equal(expectMalformed(t, 'no HTTP version, blanks after the URL', part('DELETE People(1)  ')), 'Part 1: the request line "DELETE People(1)  " has no HTTP version ("<METHOD> <url> HTTP/1.1").')
+  t.equal(
+    expectMalformed(t, 'no HTTP version', part('GET People')),
+    'Part 1: the request line "GET People" has no HTTP version ("<METHOD> <url> HTTP/1.1").',
+  )
+  t.equal(
+    expectMalformed(t, 'no HTTP version, blanks after the URL', part('DELETE People(1)  ')),
+    'Part 1: the request line "DELETE People(1)  " has no HTTP version ("<METHOD> <url> HTTP/1.1").',
+  )
   t.equal(expectMalformed(t, 'an empty URL before the version', part('GET  HTTP/1.1')), 'Part 1: the request line has no URL.')
   t.equal(expectMalformed(t, 'the version where the URL goes', part('GET HTTP/1.1')), 'Part 1: the request line has no URL.')
   t.equal(expectMalformed(t, 'an empty URL', part('GET ')), 'Part 1: the request line has no URL.')
-  const inChangeSet = '--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\nContent-Type: application/http\nContent-ID: 1\n\nPOST People\n\n{}\n--cs--\n--b--\n'
+  const inChangeSet =
+    '--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\nContent-Type: application/http\nContent-ID: 1\n\nPOST People\n\n{}\n--cs--\n--b--\n'
   t.match(expectMalformed(t, 'no HTTP version in a change set', inChangeSet), /has no HTTP version/)
 })
 
 t.test('Content-Transfer-Encoding: binary, 8bit or 7bit (service.md §2.3); anything else is 400', async (t) => {
-  const part = (encoding: string): string => `--b\nContent-Type: application/http\nContent-Transfer-Encoding: ${encoding}\n\nGET People HTTP/1.1\n\n\n--b--\n`
+  const part = (encoding: string): string =>
+    `--b\nContent-Type: application/http\nContent-Transfer-Encoding: ${encoding}\n\nGET People HTTP/1.1\n\n\n--b--\n`
   for (const encoding of ['base64', 'quoted-printable', 'x-gzip', '', 'binary;x', '8bits']) {
     t.equal(
       expectMalformed(t, `Content-Transfer-Encoding "${encoding}"`, part(encoding)),
       `Part 1 has Content-Transfer-Encoding "${encoding}"; a batch part is sent as binary (or 8bit, 7bit).`,
     )
   }
-  const member = '--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\nContent-Type: application/http\ncontent-transfer-encoding: BASE64\nContent-ID: 1\n\nPOST People HTTP/1.1\n\n{}\n--cs--\n--b--\n'
-  t.equal(expectMalformed(t, 'base64 on a change-set member', member), 'Part 1 of the change set in part 1 has Content-Transfer-Encoding "BASE64"; a batch part is sent as binary (or 8bit, 7bit).')
+  const member =
+    '--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\nContent-Type: application/http\ncontent-transfer-encoding: BASE64\nContent-ID: 1\n\nPOST People HTTP/1.1\n\n{}\n--cs--\n--b--\n'
+  t.equal(
+    expectMalformed(t, 'base64 on a change-set member', member),
+    'Part 1 of the change set in part 1 has Content-Transfer-Encoding "BASE64"; a batch part is sent as binary (or 8bit, 7bit).',
+  )
   for (const encoding of ['binary', 'BINARY', '8bit', '7bit', '  Binary  ']) {
     const outcome = ingest(createMultipartIntake({ boundary: 'b' }), [Buffer.from(part(encoding).replace(/\n/g, '\r\n'))])
     t.equal(outcome.error, undefined, `Content-Transfer-Encoding "${encoding}" is read`)
@@ -121,8 +176,16 @@ t.test('change sets', async (t) => {
     ),
     /cannot contain another change set/,
   )
-  expectMalformed(t, 'a change set without its closing delimiter', `--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\n${GET_PART}\n--b--\n`)
-  expectMalformed(t, 'a corrupt member', '--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\nContent-Type: text/plain\n\nx\n--cs--\n--b--\n')
+  expectMalformed(
+    t,
+    'a change set without its closing delimiter',
+    `--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\n${GET_PART}\n--b--\n`,
+  )
+  expectMalformed(
+    t,
+    'a corrupt member',
+    '--b\nContent-Type: multipart/mixed; boundary=cs\n\n--cs\nContent-Type: text/plain\n\nx\n--cs--\n--b--\n',
+  )
 })
 
 t.test('truncated at every position of a small valid batch', async (t) => {
@@ -176,7 +239,11 @@ t.test('past the operation limit, a head split across chunks is still checked in
   )
   const create = () => createMultipartIntake({ boundary: 'b', limits: { maxOperations: 1 } })
   const whole = outcomeKey(ingest(create(), [body]))
-  t.match(whole, /^BatchMalformed: Part 2 of the change set in part 1: the request line ends with "extra HTTP\/1.1"/, 'a corrupt part comes before the operation count')
+  t.match(
+    whole,
+    /^BatchMalformed: Part 2 of the change set in part 1: the request line ends with "extra HTTP\/1.1"/,
+    'a corrupt part comes before the operation count',
+  )
   const lineStart = body.indexOf('POST /service')
   const lineEnd = body.indexOf('\r\n--cs--')
   for (let cut = lineStart; cut <= lineEnd + 2; cut++) {

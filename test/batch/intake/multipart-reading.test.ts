@@ -33,7 +33,14 @@ const BINARY = Buffer.from(Array.from({ length: 256 }, (_, index) => index))
 const MIXED_OPERATIONS: readonly OperationSpec[] = [
   { method: 'GET', url: "People('ALFKI')?$select=Name,Age", headers: { Accept: 'application/json' } },
   { method: 'POST', url: 'People', body: { Name: 'Ann', Tags: ['a', 'b'], Note: 'ü€' }, id: '1', atomicityGroup: 'g1' },
-  { method: 'PATCH', url: '$1', body: { Name: 'Bo' }, id: '2', headers: { 'If-Match': 'W/"1"', Prefer: 'return=minimal' }, atomicityGroup: 'g1' },
+  {
+    method: 'PATCH',
+    url: '$1',
+    body: { Name: 'Bo' },
+    id: '2',
+    headers: { 'If-Match': 'W/"1"', Prefer: 'return=minimal' },
+    atomicityGroup: 'g1',
+  },
   { method: 'DELETE', url: 'People(9)', id: 'del' },
   { method: 'PUT', url: 'Photos(1)/$value', headers: { 'Content-Type': 'application/octet-stream' }, body: BINARY },
   { method: 'POST', url: 'Notes', body: 'line one\r\nline two\n--not a delimiter\r\n', id: 'n' },
@@ -65,8 +72,19 @@ function expectedOutline(operations: readonly OperationSpec[]): unknown[] {
   let itemIndex = -1
   return operations.map((operation, index) => {
     if (operation.atomicityGroup === undefined || operations[index - 1]?.atomicityGroup !== operation.atomicityGroup) itemIndex++
-    const body = operation.body === undefined ? undefined : Buffer.isBuffer(operation.body) ? operation.body : Buffer.from(typeof operation.body === 'string' ? operation.body : JSON.stringify(operation.body))
-    return [operation.method.toUpperCase(), operation.url, operation.id, body?.length === 0 ? undefined : body?.toString('latin1'), operation.atomicityGroup === undefined ? undefined : itemIndex]
+    const body =
+      operation.body === undefined
+        ? undefined
+        : Buffer.isBuffer(operation.body)
+          ? operation.body
+          : Buffer.from(typeof operation.body === 'string' ? operation.body : JSON.stringify(operation.body))
+    return [
+      operation.method.toUpperCase(),
+      operation.url,
+      operation.id,
+      body?.length === 0 ? undefined : body?.toString('latin1'),
+      operation.atomicityGroup === undefined ? undefined : itemIndex,
+    ]
   })
 }
 
@@ -88,10 +106,18 @@ function manyOperations(count: number): OperationSpec[] {
 }
 
 const ORDINARY: ReadonlyArray<{ name: string; operations: readonly OperationSpec[]; options: MultipartBuildOptions; limits?: Limits }> = [
-  { name: 'CRLF: GETs without bodies, a change set, Content-IDs, JSON bodies', operations: MIXED_OPERATIONS.filter((operation) => !Buffer.isBuffer(operation.body)), options: {} },
+  {
+    name: 'CRLF: GETs without bodies, a change set, Content-IDs, JSON bodies',
+    operations: MIXED_OPERATIONS.filter((operation) => !Buffer.isBuffer(operation.body)),
+    options: {},
+  },
   { name: 'CRLF: binary and text bodies', operations: MIXED_OPERATIONS, options: {} },
-  { name: 'CRLF: Content-IDs in the embedded requests (Olingo V2)', operations: MIXED_OPERATIONS, options: { contentIdPlacement: 'request' } },
-  { name: 'LF line ends (Olingo\'s files)', operations: MIXED_OPERATIONS, options: { lineEnding: '\n' } },
+  {
+    name: 'CRLF: Content-IDs in the embedded requests (Olingo V2)',
+    operations: MIXED_OPERATIONS,
+    options: { contentIdPlacement: 'request' },
+  },
+  { name: "LF line ends (Olingo's files)", operations: MIXED_OPERATIONS, options: { lineEnding: '\n' } },
   { name: 'a single GET', operations: [{ method: 'GET', url: '$metadata' }], options: { boundary: 'b' } },
   { name: '3000 operations in change sets and alone', operations: manyOperations(3000), options: {}, limits: { maxOperations: 5000 } },
 ]
@@ -102,7 +128,15 @@ t.test('ordinary batches: the operations as built, the same document and progres
     const built = buildMultipartBatch(operations, options)
     const boundary = built.boundary!
     const body = built.body
-    const chunkings = [[body], randomSplit(body, random, 8), randomSplit(body, random, 200), splitAt(body, Array.from({ length: Math.floor(body.length / 997) }, (_, index) => (index + 1) * 997))]
+    const chunkings = [
+      [body],
+      randomSplit(body, random, 8),
+      randomSplit(body, random, 200),
+      splitAt(
+        body,
+        Array.from({ length: Math.floor(body.length / 997) }, (_, index) => (index + 1) * 997),
+      ),
+    ]
     const problems: string[] = []
     let first: { verdict: string; figures: string } | undefined
     for (const [index, chunks] of chunkings.entries()) {
@@ -113,10 +147,12 @@ t.test('ordinary batches: the operations as built, the same document and progres
         problems.push(`${how}: ${outcome.error.message}`)
         continue
       }
-      if (JSON.stringify(outline(outcome.document)) !== JSON.stringify(expectedOutline(operations))) problems.push(`${how}: not the operations as built`)
+      if (JSON.stringify(outline(outcome.document)) !== JSON.stringify(expectedOutline(operations)))
+        problems.push(`${how}: not the operations as built`)
       const { bytesReceived, topLevelParts, operations: count, partsParsed } = intake.progress
       const figures = JSON.stringify({ bytesReceived, topLevelParts, operations: count, partsParsed })
-      if (bytesReceived !== body.length || count !== operations.length) problems.push(`${how}: progress ${figures} for ${body.length} bytes and ${operations.length} operations`)
+      if (bytesReceived !== body.length || count !== operations.length)
+        problems.push(`${how}: progress ${figures} for ${body.length} bytes and ${operations.length} operations`)
       first ??= { verdict: fullOutcomeKey(outcome), figures }
       if (fullOutcomeKey(outcome) !== first.verdict) problems.push(`${how}: another document than chunking 0's`)
       if (figures !== first.figures) problems.push(`${how}: progress ${figures}, chunking 0's ${first.figures}`)
@@ -131,7 +167,8 @@ t.test('protocol cases and corpus bodies: one outcome whole, cut anywhere, at ra
   const samples = [...multipartProtocolCases(), ...corpusMultipartSamples()]
   t.ok(samples.length > 10, `${samples.length} bodies`)
   for (const sample of samples) {
-    const read = (chunks: readonly Buffer[]): string => fullOutcomeKey(ingest(createMultipartIntake({ boundary: sample.boundary, limits: { maxOperations: 1000 } }), chunks))
+    const read = (chunks: readonly Buffer[]): string =>
+      fullOutcomeKey(ingest(createMultipartIntake({ boundary: sample.boundary, limits: { maxOperations: 1000 } }), chunks))
     const body = sample.body
     const whole = read([body])
     const differing: string[] = []
@@ -141,7 +178,8 @@ t.test('protocol cases and corpus bodies: one outcome whole, cut anywhere, at ra
       const chunks = randomSplit(body, random, 2 + randomInteger(random, Math.min(40, body.length + 1)))
       if (read(chunks) !== whole) differing.push(`cuts ${JSON.stringify(chunkEnds(chunks))}`)
     }
-    if (body.length <= 2048 && read(Array.from(body, (_, index) => body.subarray(index, index + 1))) !== whole) differing.push('one byte at a time')
+    if (body.length <= 2048 && read(Array.from(body, (_, index) => body.subarray(index, index + 1))) !== whole)
+      differing.push('one byte at a time')
     t.same(differing.slice(0, 5), [], `${sample.name}: ${whole.startsWith('{') ? 'a document' : whole.slice(0, 80)}, the same however cut`)
   }
 })
@@ -159,7 +197,12 @@ t.test('a body over maxBytes: BatchTooLarge from push at the chunk that passes i
   for (const [name, body] of bodies) {
     for (const maxBytes of [1, 40, Math.floor(body.length / 2), ordinary.length, body.length - 1]) {
       if (maxBytes >= body.length) continue
-      for (const chunks of [splitAt(body, [maxBytes, maxBytes + 1]), splitAt(body, [maxBytes - 1, maxBytes]), randomSplit(body, random, 3 + randomInteger(random, 20)), [body]]) {
+      for (const chunks of [
+        splitAt(body, [maxBytes, maxBytes + 1]),
+        splitAt(body, [maxBytes - 1, maxBytes]),
+        randomSplit(body, random, 3 + randomInteger(random, 20)),
+        [body],
+      ]) {
         const intake = createMultipartIntake({ boundary: 'b', limits: { maxBytes } })
         let thrown: { index: number; error: string; again: string[]; bytesReceived: number } | undefined
         for (let index = 0; index < chunks.length && thrown === undefined; index++) {
@@ -175,13 +218,22 @@ t.test('a body over maxBytes: BatchTooLarge from push at the chunk that passes i
               }
             })
             const { status, code, message } = error as ODataError
-            thrown = { index, error: error instanceof ODataError ? `${status} ${code}: ${message}` : String(error), again, bytesReceived: intake.progress.bytesReceived }
+            thrown = {
+              index,
+              error: error instanceof ODataError ? `${status} ${code}: ${message}` : String(error),
+              again,
+              bytesReceived: intake.progress.bytesReceived,
+            }
           }
         }
         const expectedIndex = chunks.findIndex((_, index) => splitTotal(chunks, index) > maxBytes)
         t.same(
           thrown && { index: thrown.index, error: thrown.error, again: thrown.again },
-          { index: expectedIndex, error: `413 BatchTooLarge: The batch body is larger than ${maxBytes} bytes, the most allowed.`, again: ['the same error', 'the same error'] },
+          {
+            index: expectedIndex,
+            error: `413 BatchTooLarge: The batch body is larger than ${maxBytes} bytes, the most allowed.`,
+            again: ['the same error', 'the same error'],
+          },
           `${name}, maxBytes ${maxBytes}, cuts ${JSON.stringify(chunkEnds(chunks))}: 413 at the chunk that passes maxBytes, the same error after`,
         )
       }

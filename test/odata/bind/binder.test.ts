@@ -24,7 +24,11 @@ import { QueryCompiler } from '../../../src/sql/query-compiler.js'
 
 const model = loadModel('config/demo.json')
 const resolve = entitySetSources(model)
-const context = (option = '$filter', errorCode: BindContext['errorCode'] = 'InvalidFilter', aliases: Record<string, string> = {}): BindContext => ({
+const context = (
+  option = '$filter',
+  errorCode: BindContext['errorCode'] = 'InvalidFilter',
+  aliases: Record<string, string> = {},
+): BindContext => ({
   option,
   errorCode,
   resolve,
@@ -53,7 +57,10 @@ function refusal(run: () => unknown): ExpressionError {
 }
 
 t.test('names, joins and lambdas', async (t) => {
-  const { scope, bound } = filter('AccumulationRegister_Stock_RecordType', "Product/Description eq 'x' and Product/Code ne 'y' and Warehouse/Code eq 'z'")
+  const { scope, bound } = filter(
+    'AccumulationRegister_Stock_RecordType',
+    "Product/Description eq 'x' and Product/Code ne 'y' and Warehouse/Code eq 'z'",
+  )
   t.equal(scope.joins.length, 2, 'one join per navigation, shared by its properties')
   t.same(sql(bound, scope).parameters, ['x', 1, 'y', 1, 'z', 1])
   t.equal(
@@ -78,11 +85,17 @@ t.test('literals take the store form', async (t) => {
   t.same(parameters('Document_GoodsReceipt', 'Date eq 2024-01-01T03:00:00+03:00'), ['2024-01-01 00:00:00'])
   t.same(parameters('Document_GoodsReceipt', "Date eq datetime'2024-01-01T00:00:00.25'"), ['2024-01-01 00:00:00.25'])
   t.same(parameters('Document_GoodsReceipt', 'Date gt 2024-05-06'), ['2024-05-06 00:00:00'], 'a date against a date-time is its midnight')
-  t.same(parameters('Document_GoodsReceipt', `Warehouse_Key eq 'ABCDEF01-0000-4000-8000-000000000000'`), ['abcdef01-0000-4000-8000-000000000000'])
+  t.same(parameters('Document_GoodsReceipt', `Warehouse_Key eq 'ABCDEF01-0000-4000-8000-000000000000'`), [
+    'abcdef01-0000-4000-8000-000000000000',
+  ])
   t.same(parameters('AccumulationRegister_Stock_RecordType', 'Quantity eq 007.50'), ['7.50'])
   t.same(parameters('AccumulationRegister_Stock_RecordType', 'LineNumber eq 9223372036854775807'), ['9223372036854775807'])
   const { scope, bound } = filter('AccumulationRegister_Stock_RecordType', 'Quantity eq 1.5 and LineNumber eq 9223372036854775807')
-  t.equal(sql(bound, scope).sql, '((t0.`Quantity` = CAST(? AS DECIMAL(65,30))) AND (t0.`LineNumber` = CAST(? AS SIGNED)))', 'exact comparisons for decimals and Int64')
+  t.equal(
+    sql(bound, scope).sql,
+    '((t0.`Quantity` = CAST(? AS DECIMAL(65,30))) AND (t0.`LineNumber` = CAST(? AS SIGNED)))',
+    'exact comparisons for decimals and Int64',
+  )
 })
 
 t.test('errors: code, option, position', async (t) => {
@@ -90,7 +103,7 @@ t.test('errors: code, option, position', async (t) => {
     ['Catalog_Products', "Colour eq 'x'", 'InvalidFilter', 0],
     ['Catalog_Products', "Code eq 'x' or Code eq 5", 'InvalidFilter', 20],
     ['Catalog_Products', 'Code', 'InvalidFilter', 0],
-    ['Catalog_Products', "contains(Code, 5)", 'InvalidFilter', 15],
+    ['Catalog_Products', 'contains(Code, 5)', 'InvalidFilter', 15],
     ['AccumulationRegister_Stock_RecordType', "Product/Nope eq 'x'", 'InvalidFilter', 8],
     ['AccumulationRegister_Stock_RecordType', "Product eq 'x'", 'InvalidFilter', 0],
     ['AccumulationRegister_Stock_RecordType', "RecordType has StandardODATA.T'Receipt'", 'InvalidFilter', 11],
@@ -113,36 +126,91 @@ t.test('errors: code, option, position', async (t) => {
 })
 
 t.test('parameter aliases', async (t) => {
-  const { scope, bound } = filter('Catalog_Products', 'Code eq @c and Description eq @d', context('$filter', 'InvalidFilter', { c: "'7'", d: '@c' }))
-  t.same(sql(bound, scope), { sql: '(((t0.`Code` = ?) AND (CHAR_LENGTH(t0.`Code`) = ?)) AND ((t0.`Description` = ?) AND (CHAR_LENGTH(t0.`Description`) = ?)))', parameters: ['7', 1, '7', 1] })
+  const { scope, bound } = filter(
+    'Catalog_Products',
+    'Code eq @c and Description eq @d',
+    context('$filter', 'InvalidFilter', { c: "'7'", d: '@c' }),
+  )
+  t.same(sql(bound, scope), {
+    sql: '(((t0.`Code` = ?) AND (CHAR_LENGTH(t0.`Code`) = ?)) AND ((t0.`Description` = ?) AND (CHAR_LENGTH(t0.`Description`) = ?)))',
+    parameters: ['7', 1, '7', 1],
+  })
   const loop = refusal(() => filter('Catalog_Products', 'Code eq @a', context('$filter', 'InvalidFilter', { a: '@b', b: '@a' })))
   t.match(loop.message, /refers to itself/)
 })
 
 t.test('$orderby, $select, $expand', async (t) => {
   const scope = QueryScope.over(resolve('AccumulationRegister_Stock_RecordType'))
-  const order = bindOrderBy(parseOrderBy('Product/Description desc,Quantity', { option: '$orderby' }).items, rootEnvironment(context('$orderby', 'InvalidOrderBy'), scope.root))
-  t.same(order.map((o) => o.descending), [true, false])
+  const order = bindOrderBy(
+    parseOrderBy('Product/Description desc,Quantity', { option: '$orderby' }).items,
+    rootEnvironment(context('$orderby', 'InvalidOrderBy'), scope.root),
+  )
+  t.same(
+    order.map((o) => o.descending),
+    [true, false],
+  )
   t.equal(scope.joins.length, 1)
-  const select = bindSelect(parseSelect('Quantity,Product,Period', { option: '$select' }), scope.root.source, context('$select', 'InvalidSelect'))
-  t.same(select.columns.map((c) => c.name), ['Period', 'Quantity'], 'model order')
+  const select = bindSelect(
+    parseSelect('Quantity,Product,Period', { option: '$select' }),
+    scope.root.source,
+    context('$select', 'InvalidSelect'),
+  )
+  t.same(
+    select.columns.map((c) => c.name),
+    ['Period', 'Quantity'],
+    'model order',
+  )
   t.same(select.names, ['Period', 'Quantity', 'Product'])
-  const expand = bindExpand(parseExpand('Product($select=Code;$expand=*),Warehouse/$ref', { option: '$expand' }), scope.root.source, context('$expand', 'InvalidExpand'))
-  t.same(expand.map((e) => [e.navigation.name, e.form]), [['Product', 'entities'], ['Warehouse', 'references']])
-  t.same(expand[0]!.select.columns.map((c) => c.name), ['Code'])
+  const expand = bindExpand(
+    parseExpand('Product($select=Code;$expand=*),Warehouse/$ref', { option: '$expand' }),
+    scope.root.source,
+    context('$expand', 'InvalidExpand'),
+  )
+  t.same(
+    expand.map((e) => [e.navigation.name, e.form]),
+    [
+      ['Product', 'entities'],
+      ['Warehouse', 'references'],
+    ],
+  )
+  t.same(
+    expand[0]!.select.columns.map((c) => c.name),
+    ['Code'],
+  )
 })
 
 t.test('$apply yields a new source', async (t) => {
   const applied = bindApply(
-    parseApply('filter(Quantity gt 0)/groupby((Product/Description,Warehouse_Key),aggregate(Amount with sum as Total,$count as N))/filter(Total gt 10)', { option: '$apply' }),
+    parseApply(
+      'filter(Quantity gt 0)/groupby((Product/Description,Warehouse_Key),aggregate(Amount with sum as Total,$count as N))/filter(Total gt 10)',
+      { option: '$apply' },
+    ),
     resolve('AccumulationRegister_Stock_RecordType'),
     context('$apply', 'InvalidApply'),
   )
   t.ok(applied.aggregated)
-  t.same(applied.output.columns.map((c) => [c.name, c.type]), [['Product/Description', 'Edm.String'], ['Warehouse_Key', 'Edm.Guid'], ['Total', 'Edm.Decimal'], ['N', 'Edm.Int64']])
+  t.same(
+    applied.output.columns.map((c) => [c.name, c.type]),
+    [
+      ['Product/Description', 'Edm.String'],
+      ['Warehouse_Key', 'Edm.Guid'],
+      ['Total', 'Edm.Decimal'],
+      ['N', 'Edm.Int64'],
+    ],
+  )
   t.same(applied.contextItems, ['Product(Description)', 'Warehouse_Key', 'Total', 'N'])
-  t.same(applied.output.rowKey.map((c) => c.name), ['Product/Description', 'Warehouse_Key'], 'groups are identified by their grouping values')
-  const error = refusal(() => bindApply(parseApply('aggregate(Description with sum as S)', { option: '$apply' }), resolve('Catalog_Products'), context('$apply', 'InvalidApply')))
+  t.same(
+    applied.output.rowKey.map((c) => c.name),
+    ['Product/Description', 'Warehouse_Key'],
+    'groups are identified by their grouping values',
+  )
+  const error = refusal(() =>
+    bindApply(
+      parseApply('aggregate(Description with sum as S)', { option: '$apply' }),
+      resolve('Catalog_Products'),
+      context('$apply', 'InvalidApply'),
+    ),
+  )
   t.equal(error.code, 'InvalidApply')
   t.equal(error.position, 10)
 })
@@ -154,17 +222,27 @@ t.test('a source that is not an entity set binds and compiles the same way', asy
   const columns = [warehouse, balance]
   const source: QueryableSource = {
     name: 'AccumulationRegister_Stock_Balance',
-    relation: { kind: 'derived', sql: 'SELECT `Warehouse_Key` AS `w`, SUM(`Quantity`) AS `b` FROM `ar_Stock` WHERE `Period` < ? GROUP BY `Warehouse_Key`', parameters: ['2024-06-01 00:00:00'] },
+    relation: {
+      kind: 'derived',
+      sql: 'SELECT `Warehouse_Key` AS `w`, SUM(`Quantity`) AS `b` FROM `ar_Stock` WHERE `Period` < ? GROUP BY `Warehouse_Key`',
+      parameters: ['2024-06-01 00:00:00'],
+    },
     columns,
     columnByName: columnMap(columns),
-    navigationByName: new Map([['Warehouse', { kind: 'reference', name: 'Warehouse', targetSet: 'Catalog_Warehouses', foreignKey: warehouse }]]),
+    navigationByName: new Map([
+      ['Warehouse', { kind: 'reference', name: 'Warehouse', targetSet: 'Catalog_Warehouses', foreignKey: warehouse }],
+    ]),
     rowKey: [warehouse],
     ordering: [{ column: warehouse, descending: false }],
     entitySet: undefined,
   }
   const scope = QueryScope.over(source)
   const predicate = bindFilter(parseFilter("QuantityBalance gt 5 and Warehouse/Code eq '01'", { option: '$filter' }), scope.root, context())
-  const compiled = new QueryCompiler().compileSelect({ scope, columns: [{ expression: { kind: 'BoundProperty', type: 'Edm.Decimal', range: scope.root, column: balance } }], where: [predicate] })
+  const compiled = new QueryCompiler().compileSelect({
+    scope,
+    columns: [{ expression: { kind: 'BoundProperty', type: 'Edm.Decimal', range: scope.root, column: balance } }],
+    where: [predicate],
+  })
   t.equal(
     compiled.sql,
     'SELECT t0.`b` FROM (SELECT `Warehouse_Key` AS `w`, SUM(`Quantity`) AS `b` FROM `ar_Stock` WHERE `Period` < ? GROUP BY `Warehouse_Key`) AS t0 LEFT JOIN `c_Warehouses` AS t1 ON t1.`Ref_Key` = t0.`w` ' +

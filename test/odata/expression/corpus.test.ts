@@ -56,7 +56,9 @@ if (!corpusAvailable()) {
 
   t.test('figures', async (t) => {
     t.comment(`corpus cases: ${cases.length} in the files, ${run} about expressions and run`)
-    t.comment(`agree: ${agreeing}; allow-listed (deliberate disagreement): ${allowListed}; disagree otherwise: ${run - agreeing - allowListed}`)
+    t.comment(
+      `agree: ${agreeing}; allow-listed (deliberate disagreement): ${allowListed}; disagree otherwise: ${run - agreeing - allowListed}`,
+    )
     t.comment(`rejections whose failure position could be compared: ${rejectionsCompared}; same position as FailAt: ${positionsAgreeing}`)
     t.equal(run - agreeing - allowListed, 0, 'no unexplained disagreement')
   })

@@ -15,16 +15,42 @@ t.test('each option has its own code and is the target', async (t) => {
 
 t.test('the Condition of a virtual table is parsed as a filter, with its own target', async (t) => {
   const condition = (text: string, errorCode?: 'InvalidParameter') => errorOf(() => parseFilter(text, { option: 'Condition', errorCode }))
-  t.same(summary(condition("Warehouse_Key eq guid'x'")), { code: 'InvalidLiteral', target: 'Condition', position: 17, positionInMessage: true })
+  t.same(summary(condition("Warehouse_Key eq guid'x'")), {
+    code: 'InvalidLiteral',
+    target: 'Condition',
+    position: 17,
+    positionInMessage: true,
+  })
   t.same(summary(condition('Warehouse_Key eq')), { code: 'InvalidFilter', target: 'Condition', position: 16, positionInMessage: true })
-  t.same(summary(condition('Warehouse_Key eq', 'InvalidParameter')), { code: 'InvalidParameter', target: 'Condition', position: 16, positionInMessage: true }, 'the caller may choose the code')
-  t.doesNotThrow(() => parseFilter("Warehouse_Key eq guid'01234567-89ab-cdef-0123-456789abcdef' and Product/Code eq '0001'", { option: 'Condition' }))
+  t.same(
+    summary(condition('Warehouse_Key eq', 'InvalidParameter')),
+    { code: 'InvalidParameter', target: 'Condition', position: 16, positionInMessage: true },
+    'the caller may choose the code',
+  )
+  t.doesNotThrow(() =>
+    parseFilter("Warehouse_Key eq guid'01234567-89ab-cdef-0123-456789abcdef' and Product/Code eq '0001'", { option: 'Condition' }),
+  )
 })
 
 t.test('literal and limit errors keep their own codes inside any option', async (t) => {
-  t.same(summary(errorIn('$orderby', 'Date eq 2024-02-30')), { code: 'InvalidLiteral', target: '$orderby', position: 8, positionInMessage: true })
-  t.same(summary(errorIn('$expand', 'Items($filter=Date eq 2024-02-30)')), { code: 'InvalidLiteral', target: '$expand', position: 22, positionInMessage: true })
-  t.same(summary(errorIn('$apply', 'filter(((((a)))))', { limits: { maxDepth: 4 } })), { code: 'ExpressionTooComplex', target: '$apply', position: 10, positionInMessage: true })
+  t.same(summary(errorIn('$orderby', 'Date eq 2024-02-30')), {
+    code: 'InvalidLiteral',
+    target: '$orderby',
+    position: 8,
+    positionInMessage: true,
+  })
+  t.same(summary(errorIn('$expand', 'Items($filter=Date eq 2024-02-30)')), {
+    code: 'InvalidLiteral',
+    target: '$expand',
+    position: 22,
+    positionInMessage: true,
+  })
+  t.same(summary(errorIn('$apply', 'filter(((((a)))))', { limits: { maxDepth: 4 } })), {
+    code: 'ExpressionTooComplex',
+    target: '$apply',
+    position: 10,
+    positionInMessage: true,
+  })
 })
 
 t.test('an ExpressionError is an ODataError and formats as the error body', async (t) => {
@@ -40,7 +66,11 @@ t.test('an ExpressionError is an ODataError and formats as the error body', asyn
   t.equal(error.status, 400)
   t.equal(error.name, 'ODataError')
   t.same(errorBody(error), {
-    error: { code: 'InvalidFilter', message: "Syntax error in $filter at position 7: expected an operand after 'eq' but found the end of the text.", target: '$filter' },
+    error: {
+      code: 'InvalidFilter',
+      message: "Syntax error in $filter at position 7: expected an operand after 'eq' but found the end of the text.",
+      target: '$filter',
+    },
   })
 })
 

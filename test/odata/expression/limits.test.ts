@@ -35,7 +35,10 @@ t.test('8,000 characters per option text', async (t) => {
   t.equal(text(8000).length, 8000)
   t.doesNotThrow(() => filterWith(text(8000)), 'exactly 8000 characters')
   const error = errorOf(() => filterWith(text(8001)))
-  t.same({ code: error.code, target: error.target, position: error.position }, { code: 'ExpressionTooComplex', target: '$filter', position: 8000 })
+  t.same(
+    { code: error.code, target: error.target, position: error.position },
+    { code: 'ExpressionTooComplex', target: '$filter', position: 8000 },
+  )
   t.match(error.message, /at position 8000: it has 8001 characters/)
   t.match(error.message, /at most 8000/)
   t.equal(error.status, 400)
@@ -48,7 +51,11 @@ t.test('nesting depth 32: parentheses, calls, lambdas and prefix operators', asy
   t.same({ code: error.code, position: error.position }, { code: 'ExpressionTooComplex', position: 32 }, 'refused at the 33rd parenthesis')
   t.match(error.message, /nests 33 levels deep; at most 32/, 'the actual figure')
   t.match(errorOf(() => filterWith(parentheses(45))).message, /nests 45 levels deep; at most 32/, 'the deepest point of the whole text')
-  t.match(errorOf(() => filterWith(parentheses(300))).message, /nests deeper than 32 levels/, 'past what is recounted without risk to the stack, no figure')
+  t.match(
+    errorOf(() => filterWith(parentheses(300))).message,
+    /nests deeper than 32 levels/,
+    'past what is recounted without risk to the stack, no figure',
+  )
 
   const nots = (depth: number) => `${'not '.repeat(depth)}a`
   t.doesNotThrow(() => filterWith(nots(32)))
@@ -107,7 +114,10 @@ t.test('$expand depth 3, $levels included', async (t) => {
   const expand = (text: string, limits?: Partial<ExpressionLimits>) => parseExpand(text, { option: '$expand', limits })
   t.doesNotThrow(() => expand('A($expand=B($expand=C))'))
   const error = errorOf(() => expand('A($expand=B($expand=C($expand=D)))'))
-  t.same({ code: error.code, target: error.target, position: error.position }, { code: 'ExpressionTooComplex', target: '$expand', position: 30 })
+  t.same(
+    { code: error.code, target: error.target, position: error.position },
+    { code: 'ExpressionTooComplex', target: '$expand', position: 30 },
+  )
   t.match(error.message, /nests 4 levels deep; at most 3/)
   t.doesNotThrow(() => expand('A($levels=3)'))
   t.doesNotThrow(() => expand('A($expand=B($levels=2))'))
@@ -133,10 +143,21 @@ t.test('10 $apply steps, nested ones included', async (t) => {
   const steps = (count: number) => Array.from({ length: count }, () => 'top(1)').join('/')
   t.doesNotThrow(() => parseApply(steps(10), { option: '$apply' }))
   const error = errorOf(() => parseApply(steps(11), { option: '$apply' }))
-  t.same({ code: error.code, target: error.target, position: error.position }, { code: 'ExpressionTooComplex', target: '$apply', position: 70 })
+  t.same(
+    { code: error.code, target: error.target, position: error.position },
+    { code: 'ExpressionTooComplex', target: '$apply', position: 70 },
+  )
   t.match(error.message, /has 11 transformations; at most 10/, 'the actual figure')
-  t.match(errorOf(() => parseApply(steps(14), { option: '$apply' })).message, /has 14 transformations; at most 10/, 'the whole text is counted')
-  t.match(errorOf(() => parseApply(`${steps(11)}/nonsense(`, { option: '$apply' })).message, /more than 10 transformations/, 'a text that does not parse past the limit has no figure')
+  t.match(
+    errorOf(() => parseApply(steps(14), { option: '$apply' })).message,
+    /has 14 transformations; at most 10/,
+    'the whole text is counted',
+  )
+  t.match(
+    errorOf(() => parseApply(`${steps(11)}/nonsense(`, { option: '$apply' })).message,
+    /more than 10 transformations/,
+    'a text that does not parse past the limit has no figure',
+  )
   t.doesNotThrow(() => parseApply(`groupby((A),${steps(8)})/top(1)`, { option: '$apply' }), 'groupby + 8 + 1 = 10')
   t.equal(errorOf(() => parseApply(`groupby((A),${steps(9)})/top(1)`, { option: '$apply' })).code, 'ExpressionTooComplex')
 })
@@ -158,9 +179,17 @@ t.test('deep input never overflows the stack: refused early, with little work', 
     t.ok(statistics.tokens < 400, `${name}: stopped after ${statistics.tokens} tokens`)
   }
   const expandText = `${'A($expand='.repeat(100_000)}B${')'.repeat(100_000)}`
-  t.equal(errorOf(() => parseExpand(expandText, { option: '$expand', limits: { ...huge, maxExpandDepth: 1_000_000 } })).code, 'ExpressionTooComplex', 'nested $expand')
+  t.equal(
+    errorOf(() => parseExpand(expandText, { option: '$expand', limits: { ...huge, maxExpandDepth: 1_000_000 } })).code,
+    'ExpressionTooComplex',
+    'nested $expand',
+  )
   const applyText = `${'groupby((A),'.repeat(100_000)}top(1)${')'.repeat(100_000)}`
-  t.equal(errorOf(() => parseApply(applyText, { option: '$apply', limits: { ...huge, maxApplySteps: 1_000_000 } })).code, 'ExpressionTooComplex', 'nested groupby')
+  t.equal(
+    errorOf(() => parseApply(applyText, { option: '$apply', limits: { ...huge, maxApplySteps: 1_000_000 } })).code,
+    'ExpressionTooComplex',
+    'nested groupby',
+  )
 })
 
 t.test('long flat input is parsed in linear work', async (t) => {

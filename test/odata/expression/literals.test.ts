@@ -57,14 +57,18 @@ t.test("strings in single quotes, '' for a quote (ABNF stringLiteral)", async (t
   t.equal(filter("Description eq 'it''s'"), "(eq (path Description) 'it''s')")
 })
 
-t.test('GUIDs, prefixed and bare, lowercased (ABNF guid; reference-system guid\'…\')', async (t) => {
+t.test("GUIDs, prefixed and bare, lowercased (ABNF guid; reference-system guid'…')", async (t) => {
   t.equal(filter("guid'4F9E6C1A-2B3D-4E5F-8A7B-1C2D3E4F5A6B'"), '(guid 4f9e6c1a-2b3d-4e5f-8a7b-1c2d3e4f5a6b)')
   t.equal(filter('01234567-89ab-cdef-0123-456789abcdef'), '(guid 01234567-89ab-cdef-0123-456789abcdef)')
-  t.equal(filter('deadbeef-89ab-cdef-0123-456789ABCDEF'), '(guid deadbeef-89ab-cdef-0123-456789abcdef)', 'a bare GUID may start with a letter')
+  t.equal(
+    filter('deadbeef-89ab-cdef-0123-456789ABCDEF'),
+    '(guid deadbeef-89ab-cdef-0123-456789abcdef)',
+    'a bare GUID may start with a letter',
+  )
   t.equal(filter('Ref_Key eq 00000000-0000-0000-0000-000000000000'), '(eq (path Ref_Key) (guid 00000000-0000-0000-0000-000000000000))')
 })
 
-t.test('date-times: datetime\'…\', bare, with and without offset or fractions', async (t) => {
+t.test("date-times: datetime'…', bare, with and without offset or fractions", async (t) => {
   t.equal(filter("datetime'2024-01-31T00:00:00'"), '(datetime 2024-01-31T00:00:00)')
   t.equal(filter("datetime'2024-01-31'"), '(datetime 2024-01-31T00:00:00)', 'a date alone means its midnight')
   t.equal(filter("datetimeoffset'2024-01-31T10:00:00Z'"), '(datetime 2024-01-31T10:00:00Z)')
@@ -75,9 +79,30 @@ t.test('date-times: datetime\'…\', bare, with and without offset or fractions'
   t.equal(filter('2024-01-31T10:00'), '(datetime 2024-01-31T10:00:00)', 'seconds are optional (ABNF timeOfDayLiteral)')
   t.equal(filter('2024-01-31t10:00z'), '(datetime 2024-01-31T10:00:00Z)', 'T and Z are case-insensitive ABNF strings')
   t.equal(filter('2024-02-29T23:59:59Z'), '(datetime 2024-02-29T23:59:59Z)', 'leap day')
-  t.same(literal('2024-01-31T10:20:30.5-05:30').value, { year: 2024, month: 1, day: 31, hour: 10, minute: 20, second: 30, fraction: '5', offsetMinutes: -330 })
-  t.same(literal('2024-01-31T10:20').value, { year: 2024, month: 1, day: 31, hour: 10, minute: 20, second: 0, fraction: '', offsetMinutes: null })
-  t.equal(filter('Period ge 2024-01-01T00:00:00Z and Period lt 2024-02-01T00:00:00Z'), '(and (ge (path Period) (datetime 2024-01-01T00:00:00Z)) (lt (path Period) (datetime 2024-02-01T00:00:00Z)))')
+  t.same(literal('2024-01-31T10:20:30.5-05:30').value, {
+    year: 2024,
+    month: 1,
+    day: 31,
+    hour: 10,
+    minute: 20,
+    second: 30,
+    fraction: '5',
+    offsetMinutes: -330,
+  })
+  t.same(literal('2024-01-31T10:20').value, {
+    year: 2024,
+    month: 1,
+    day: 31,
+    hour: 10,
+    minute: 20,
+    second: 0,
+    fraction: '',
+    offsetMinutes: null,
+  })
+  t.equal(
+    filter('Period ge 2024-01-01T00:00:00Z and Period lt 2024-02-01T00:00:00Z'),
+    '(and (ge (path Period) (datetime 2024-01-01T00:00:00Z)) (lt (path Period) (datetime 2024-02-01T00:00:00Z)))',
+  )
 })
 
 t.test('dates, times of day, durations (ABNF date, timeOfDayLiteral, durationLiteral)', async (t) => {

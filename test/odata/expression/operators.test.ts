@@ -62,7 +62,10 @@ t.test('in: parenthesised list, JSON array, or a collection operand (ABNF inExpr
   t.equal(filter('Code in ( 1 , 2 )'), '(in (path Code) (list 1 2))', 'BWS inside the list')
   t.equal(filter('Code in (1)'), '(in (path Code) (list 1))')
   t.equal(filter('Code in ()'), '(in (path Code) (list))')
-  t.equal(filter("Key in (guid'01234567-89ab-cdef-0123-456789abcdef',null)"), '(in (path Key) (list (guid 01234567-89ab-cdef-0123-456789abcdef) null))')
+  t.equal(
+    filter("Key in (guid'01234567-89ab-cdef-0123-456789abcdef',null)"),
+    '(in (path Key) (list (guid 01234567-89ab-cdef-0123-456789abcdef) null))',
+  )
   t.equal(filter('Name in ["Milk","Che\\"ese",5,true]'), `(in (path Name) (list 'Milk' 'Che"ese' 5 true))`)
   t.equal(filter('Name in []'), '(in (path Name) (list))')
   t.equal(filter("'x' in Tags"), "(in 'x' (path Tags))")

@@ -41,14 +41,21 @@ t.test('lambdas: any and all (ABNF anyExpr, allExpr)', async (t) => {
   t.equal(filter('Goods/any()'), '(path Goods (any))')
   t.equal(filter('Goods/any( )'), '(path Goods (any))')
   t.equal(filter('Goods/any( g : g/Price gt 1 )'), '(path Goods (any g (gt (path var:g Price) 1)))', 'BWS inside the parentheses')
-  t.equal(filter('Tags/any(t: t eq \'x\')'), "(path Tags (any t (eq (path var:t) 'x')))", 'the bare variable is a path with no segments')
+  t.equal(filter("Tags/any(t: t eq 'x')"), "(path Tags (any t (eq (path var:t) 'x')))", 'the bare variable is a path with no segments')
   t.equal(
     filter('Orders/any(o: o/Items/all(i: i/Price gt o/Minimum and i/Name ne Name))'),
     '(path Orders (any o (path var:o Items (all i (and (gt (path var:i Price) (path var:o Minimum)) (ne (path var:i Name) (path Name)))))))',
     'nested lambdas see both variables; other names stay properties',
   )
-  t.equal(filter('g/Quantity eq Goods/any(g: g/Quantity gt 5)'), '(eq (path g Quantity) (path Goods (any g (gt (path var:g Quantity) 5))))', 'a variable only exists inside its lambda')
-  t.equal(filter('Goods/any(g: g/Products/any(p: p/Price gt 0))'), '(path Goods (any g (path var:g Products (any p (gt (path var:p Price) 0)))))')
+  t.equal(
+    filter('g/Quantity eq Goods/any(g: g/Quantity gt 5)'),
+    '(eq (path g Quantity) (path Goods (any g (gt (path var:g Quantity) 5))))',
+    'a variable only exists inside its lambda',
+  )
+  t.equal(
+    filter('Goods/any(g: g/Products/any(p: p/Price gt 0))'),
+    '(path Goods (any g (path var:g Products (any p (gt (path var:p Price) 0)))))',
+  )
   error(t, 'Goods/all()', 10, 'all() needs a variable and a predicate')
   error(t, 'all(x: true)', 0, 'any/all need a path before them')
   error(t, 'Goods/any(g g/Quantity)', 12, "a ':' after the variable")
@@ -68,7 +75,19 @@ t.test('every canonical function with its arity (ABNF methodCallExpr)', async (t
   t.equal(filter('length(Code) eq 9'), '(eq (length (path Code)) 9)')
   t.equal(filter("indexof(Code,'1')"), "(indexof (path Code) '1')")
   t.equal(filter("concat(concat(Street,'-'),City)"), "(concat (concat (path Street) '-') (path City))")
-  for (const name of ['year', 'month', 'day', 'hour', 'minute', 'second', 'date', 'time', 'fractionalseconds', 'totaloffsetminutes', 'totalseconds']) {
+  for (const name of [
+    'year',
+    'month',
+    'day',
+    'hour',
+    'minute',
+    'second',
+    'date',
+    'time',
+    'fractionalseconds',
+    'totaloffsetminutes',
+    'totalseconds',
+  ]) {
     t.equal(filter(`${name}(Period)`), `(${name} (path Period))`, name)
   }
   t.equal(filter('now()'), '(now)')
@@ -81,7 +100,10 @@ t.test('every canonical function with its arity (ABNF methodCallExpr)', async (t
   t.equal(filter('ceiling(Amount)'), '(ceiling (path Amount))')
   t.equal(filter("matchesPattern(Code,'^0+')"), "(matchesPattern (path Code) '^0+')")
   t.equal(filter('year(Period) eq 2024 and month(Period) eq 1'), '(and (eq (year (path Period)) 2024) (eq (month (path Period)) 1))')
-  t.equal(filter('contains(tolower(Product/Description),tolower(\'Bolt\'))'), "(contains (tolower (path Product Description)) (tolower 'Bolt'))")
+  t.equal(
+    filter("contains(tolower(Product/Description),tolower('Bolt'))"),
+    "(contains (tolower (path Product Description)) (tolower 'Bolt'))",
+  )
   t.equal(filter('year'), '(path year)', 'a function name without parentheses is a property')
 })
 
@@ -91,7 +113,7 @@ t.test('function errors: unknown names and wrong arity, with positions', async (
   error(t, 'geo.distance(a,b)', 0, 'no spatial functions')
   error(t, 'Model.Func(x=1) eq 2', 0, 'no model functions')
   error(t, 'length()', 0, 'too few arguments: reported at the call')
-  error(t, "contains(Name)", 0, 'too few arguments')
+  error(t, 'contains(Name)', 0, 'too few arguments')
   error(t, "contains(Name,'a','b')", 18, 'a surplus argument is refused where it starts')
   error(t, 'now(1)', 4, 'now() takes none')
   error(t, 'substring(a,1,2,3)', 16, 'substring takes 2 to 3')

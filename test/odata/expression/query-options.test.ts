@@ -19,7 +19,11 @@ t.test('$orderby (ABNF orderby, orderbyItem)', async (t) => {
   t.equal(orderby('Name'), '(orderby (asc (path Name)))')
   t.equal(orderby('Name asc,Rating,ReleaseDate desc'), '(orderby (asc (path Name)) (asc (path Rating)) (desc (path ReleaseDate)))')
   t.equal(orderby('Name\tdesc'), '(orderby (desc (path Name)))')
-  t.equal(orderby('Period desc, Product/Description'), '(orderby (desc (path Period)) (asc (path Product Description)))', 'whitespace after a comma is tolerated')
+  t.equal(
+    orderby('Period desc, Product/Description'),
+    '(orderby (desc (path Period)) (asc (path Product Description)))',
+    'whitespace after a comma is tolerated',
+  )
   t.equal(orderby('Cost ge Revenue asc'), '(orderby (asc (ge (path Cost) (path Revenue))))', 'any expression may be sorted on')
   t.equal(orderby('Goods/$count desc'), '(orderby (desc (path Goods $count)))')
   t.equal(orderby('year(Period) desc,length(Code)'), '(orderby (desc (year (path Period))) (asc (length (path Code))))')
@@ -60,7 +64,7 @@ t.test('$expand (ABNF expand, expandItem, expandOption)', async (t) => {
   t.equal(expand('*($levels=2)'), '(expand (* ($levels 2)))')
   t.equal(expand('Model.VipCustomer/Orders'), '(expand ((path <Model.VipCustomer> Orders)))')
   t.equal(
-    expand("Items($filter=Quantity gt 1;$orderby=Price desc;$select=Quantity,Price;$top=5;$skip=10;$count=true)"),
+    expand('Items($filter=Quantity gt 1;$orderby=Price desc;$select=Quantity,Price;$top=5;$skip=10;$count=true)'),
     '(expand ((path Items) ($filter (gt (path Quantity) 1)) ($orderby (desc (path Price))) ($select (path Quantity) (path Price)) ($top 5) ($skip 10) ($count true)))',
   )
   t.equal(
@@ -68,7 +72,11 @@ t.test('$expand (ABNF expand, expandItem, expandOption)', async (t) => {
     '(expand ((path Customer)) ((path Items) ($select (path Quantity)) ($expand ((path Product) ($select (path Name) (path Price))))))',
   )
   t.equal(expand('Customer($levels=max)'), '(expand ((path Customer) ($levels max)))')
-  t.equal(expand('expand=Customer,Items(expand=Product)'.slice(7)), '(expand ((path Customer)) ((path Items) ($expand ((path Product)))))', 'option names without $ (OData 4.01)')
+  t.equal(
+    expand('expand=Customer,Items(expand=Product)'.slice(7)),
+    '(expand ((path Customer)) ((path Items) ($expand ((path Product)))))',
+    'option names without $ (OData 4.01)',
+  )
   t.equal(expand('Items($FILTER=Quantity gt 1)'), '(expand ((path Items) ($filter (gt (path Quantity) 1))))', 'option names in any case')
   t.equal(expand("Items/$count($filter=Name eq 'Hugo')"), "(expand ((path Items) $count ($filter (eq (path Name) 'Hugo'))))")
   t.equal(expand('Items/$ref($filter=Quantity gt 1;$top=2)'), '(expand ((path Items) $ref ($filter (gt (path Quantity) 1)) ($top 2)))')
@@ -107,12 +115,17 @@ t.test('$expand errors', async (t) => {
 t.test('$apply transformations (aggregation ABNF applyExpr)', async (t) => {
   t.equal(apply('aggregate(Amount with sum as Total)'), '(apply (aggregate (sum (path Amount) as Total)))')
   t.equal(
-    apply('aggregate(Amount with sum as S,Amount with min as A,Amount with max as B,Amount with average as C,Product with countdistinct as D)'),
+    apply(
+      'aggregate(Amount with sum as S,Amount with min as A,Amount with max as B,Amount with average as C,Product with countdistinct as D)',
+    ),
     '(apply (aggregate (sum (path Amount) as S) (min (path Amount) as A) (max (path Amount) as B) (average (path Amount) as C) (countdistinct (path Product) as D)))',
   )
   t.equal(apply('aggregate($count as Rows)'), '(apply (aggregate ($count as Rows)))')
   t.equal(apply('aggregate(Goods/$count as Lines)'), '(apply (aggregate ($count (path Goods) as Lines)))')
-  t.equal(apply('aggregate(Amount mul Quantity with sum as Total)'), '(apply (aggregate (sum (mul (path Amount) (path Quantity)) as Total)))')
+  t.equal(
+    apply('aggregate(Amount mul Quantity with sum as Total)'),
+    '(apply (aggregate (sum (mul (path Amount) (path Quantity)) as Total)))',
+  )
   t.equal(apply('aggregate( Amount with sum as Total , $count as N )'), '(apply (aggregate (sum (path Amount) as Total) ($count as N)))')
   t.equal(apply('groupby((Warehouse))'), '(apply (groupby ((path Warehouse))))')
   t.equal(
@@ -121,7 +134,10 @@ t.test('$apply transformations (aggregation ABNF applyExpr)', async (t) => {
   )
   t.equal(apply('groupby((Self.DigitalProduct/Region))'), '(apply (groupby ((path <Self.DigitalProduct> Region))))')
   t.equal(apply('filter(Amount gt 3)'), '(apply (filter (gt (path Amount) 3)))')
-  t.equal(apply('compute(Amount mul 2 as Double,year(Period) as Year)'), '(apply (compute ((mul (path Amount) 2) as Double) ((year (path Period)) as Year)))')
+  t.equal(
+    apply('compute(Amount mul 2 as Double,year(Period) as Year)'),
+    '(apply (compute ((mul (path Amount) 2) as Double) ((year (path Period)) as Year)))',
+  )
   t.equal(apply('orderby(Country asc,Name desc)'), '(apply (orderby (asc (path Country)) (desc (path Name))))')
   t.equal(apply('top(5)'), '(apply (top 5))')
   t.equal(apply('skip(5)'), '(apply (skip 5))')

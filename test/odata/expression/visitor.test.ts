@@ -62,7 +62,10 @@ void _forgotten
 
 t.test('a full visitor reaches every node the parser counted', async (t) => {
   for (const [text, parse] of [
-    ["Goods/any(g: g/Quantity gt 5 and not contains(g/Code, 'x')) or Code in (1,2) or cast(A, Edm.String) eq @p or isof(Ns.T)", parseFilter],
+    [
+      "Goods/any(g: g/Quantity gt 5 and not contains(g/Code, 'x')) or Code in (1,2) or cast(A, Edm.String) eq @p or isof(Ns.T)",
+      parseFilter,
+    ],
     ['Items($filter=Goods/$count($filter=A gt 1) gt 0;$orderby=A desc;$select=A,*;$expand=B($apply=top(1)))', parseExpand],
     ['groupby((A/B),filter(C)/compute(D as E)/aggregate(F with sum as G,$count as H,I/$count as J))/orderby(K)/skip(1)', parseApply],
   ] as const) {
@@ -77,7 +80,8 @@ t.test('nodes are frozen, with their arrays', async (t) => {
   const node = parseFilter("Name in ('a','b') and contains(Code,'x')", { option: '$filter' })
   t.ok(Object.isFrozen(node))
   t.ok(BinaryOperationNode.is(node))
-  if (node.kind !== 'BinaryOperationNode' || node.left.kind !== 'InNode' || node.left.right.kind !== 'ListNode') throw new Error('unexpected shape')
+  if (node.kind !== 'BinaryOperationNode' || node.left.kind !== 'InNode' || node.left.right.kind !== 'ListNode')
+    throw new Error('unexpected shape')
   t.ok(Object.isFrozen(node.left.right.items))
   t.throws(() => {
     ;(node as { operator: string }).operator = 'or'

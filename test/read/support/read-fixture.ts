@@ -44,43 +44,164 @@ export const WAREHOUSES: readonly [string, string, string][] = [
 ]
 
 /** Documents: key, number, date (UTC), warehouse, posted, comment, goods [product, quantity, price, amount]. */
-export const RECEIPTS: readonly { key: string; number: string; date: string; warehouse: string; posted: boolean; comment: string; goods: [string, string, string, string][] }[] = [
-  { key: R.first, number: '0001', date: '2024-01-15 10:00:00', warehouse: W.main, posted: true, comment: 'first', goods: [[P.boltM6, '10', '2.50', '25.00'], [P.boltM8, '5', '3', '15'], [P.nut, '1.5', '10', '15']] },
-  { key: R.second, number: '0002', date: '2024-02-20 23:30:00', warehouse: W.remote, posted: true, comment: '', goods: [[P.boltM6, '100', '2', '200']] },
+export const RECEIPTS: readonly {
+  key: string
+  number: string
+  date: string
+  warehouse: string
+  posted: boolean
+  comment: string
+  goods: [string, string, string, string][]
+}[] = [
+  {
+    key: R.first,
+    number: '0001',
+    date: '2024-01-15 10:00:00',
+    warehouse: W.main,
+    posted: true,
+    comment: 'first',
+    goods: [
+      [P.boltM6, '10', '2.50', '25.00'],
+      [P.boltM8, '5', '3', '15'],
+      [P.nut, '1.5', '10', '15'],
+    ],
+  },
+  {
+    key: R.second,
+    number: '0002',
+    date: '2024-02-20 23:30:00',
+    warehouse: W.remote,
+    posted: true,
+    comment: '',
+    goods: [[P.boltM6, '100', '2', '200']],
+  },
   { key: R.empty, number: '0003', date: '2024-03-01 00:00:00', warehouse: EMPTY, posted: false, comment: "it's", goods: [] },
 ]
-export const SALES: readonly { key: string; number: string; date: string; warehouse: string; goods: [string, string, string, string][] }[] = [
-  { key: S.first, number: '0001', date: '2024-02-01 12:00:00', warehouse: W.main, goods: [[P.boltM6, '4', '5', '20'], [P.nut, '0.5', '20', '10']] },
-]
+export const SALES: readonly { key: string; number: string; date: string; warehouse: string; goods: [string, string, string, string][] }[] =
+  [
+    {
+      key: S.first,
+      number: '0001',
+      date: '2024-02-01 12:00:00',
+      warehouse: W.main,
+      goods: [
+        [P.boltM6, '4', '5', '20'],
+        [P.nut, '0.5', '20', '10'],
+      ],
+    },
+  ]
 
 /** Stock movements: recorder, type, line, period, record type, warehouse, product, quantity, amount. */
 export const STOCK: readonly [string, string, number, string, 'Receipt' | 'Expense', string, string, string, string][] = [
-  ...RECEIPTS.filter((r) => r.posted).flatMap((r) => r.goods.map((g, i) => [r.key, RECEIPT_TYPE, i + 1, r.date, 'Receipt', r.warehouse, g[0], g[1], g[3]] as [string, string, number, string, 'Receipt', string, string, string, string])),
-  ...SALES.flatMap((s) => s.goods.map((g, i) => [s.key, SALE_TYPE, i + 1, s.date, 'Expense', s.warehouse, g[0], g[1], g[3]] as [string, string, number, string, 'Expense', string, string, string, string])),
+  ...RECEIPTS.filter((r) => r.posted).flatMap((r) =>
+    r.goods.map(
+      (g, i) =>
+        [r.key, RECEIPT_TYPE, i + 1, r.date, 'Receipt', r.warehouse, g[0], g[1], g[3]] as [
+          string,
+          string,
+          number,
+          string,
+          'Receipt',
+          string,
+          string,
+          string,
+          string,
+        ],
+    ),
+  ),
+  ...SALES.flatMap((s) =>
+    s.goods.map(
+      (g, i) =>
+        [s.key, SALE_TYPE, i + 1, s.date, 'Expense', s.warehouse, g[0], g[1], g[3]] as [
+          string,
+          string,
+          number,
+          string,
+          'Expense',
+          string,
+          string,
+          string,
+          string,
+        ],
+    ),
+  ),
 ]
 
 async function insert(pool: Pool, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
   if (rows.length === 0) return
   const placeholders = `(${columns.map(() => '?').join(', ')})`
-  await pool.query(`INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${rows.map(() => placeholders).join(', ')}`, rows.flat() as unknown[])
+  await pool.query(
+    `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${rows.map(() => placeholders).join(', ')}`,
+    rows.flat() as unknown[],
+  )
 }
 
 export async function loadReadFixture(pool: Pool): Promise<void> {
-  await insert(pool, 'c_Products', ['Ref_Key', 'DataVersion', 'Code', 'Description', 'Article', 'Unit', 'DeletionMark'], PRODUCTS.map(([k, c, d, a, u, m]) => [k, '1', c, d, a, u, m ? 1 : 0]))
-  await insert(pool, 'c_Warehouses', ['Ref_Key', 'DataVersion', 'Code', 'Description'], WAREHOUSES.map(([k, c, d]) => [k, '1', c, d]))
-  await insert(pool, 'c_Counterparties', ['Ref_Key', 'DataVersion', 'Code', 'Description', 'TaxId'], [[C.acme, '1', '01', 'Acme', '7700000000']])
+  await insert(
+    pool,
+    'c_Products',
+    ['Ref_Key', 'DataVersion', 'Code', 'Description', 'Article', 'Unit', 'DeletionMark'],
+    PRODUCTS.map(([k, c, d, a, u, m]) => [k, '1', c, d, a, u, m ? 1 : 0]),
+  )
+  await insert(
+    pool,
+    'c_Warehouses',
+    ['Ref_Key', 'DataVersion', 'Code', 'Description'],
+    WAREHOUSES.map(([k, c, d]) => [k, '1', c, d]),
+  )
+  await insert(
+    pool,
+    'c_Counterparties',
+    ['Ref_Key', 'DataVersion', 'Code', 'Description', 'TaxId'],
+    [[C.acme, '1', '01', 'Acme', '7700000000']],
+  )
   await insert(pool, 'c_Организации', ['Ref_Key', 'DataVersion', 'Code', 'Description'], [[O.first, '1', '01', 'ООО Первая']])
-  await insert(pool, 'd_GoodsReceipt', ['Ref_Key', 'DataVersion', 'Number', 'Date', 'Posted', 'Warehouse_Key', 'Counterparty_Key', 'Organization_Key', 'Comment'], RECEIPTS.map((r) => [r.key, '1', r.number, r.date, r.posted ? 1 : 0, r.warehouse, C.acme, O.first, r.comment]))
-  await insert(pool, 'd_GoodsReceipt__Goods', ['Ref_Key', 'LineNumber', 'Product_Key', 'Quantity', 'Price', 'Amount'], RECEIPTS.flatMap((r) => r.goods.map((g, i) => [r.key, i + 1, ...g])))
-  await insert(pool, 'd_GoodsSale', ['Ref_Key', 'DataVersion', 'Number', 'Date', 'Posted', 'Warehouse_Key', 'Counterparty_Key', 'Organization_Key', 'Comment'], SALES.map((s) => [s.key, '1', s.number, s.date, 1, s.warehouse, C.acme, O.first, '']))
-  await insert(pool, 'd_GoodsSale__Goods', ['Ref_Key', 'LineNumber', 'Product_Key', 'Quantity', 'Price', 'Amount'], SALES.flatMap((s) => s.goods.map((g, i) => [s.key, i + 1, ...g])))
-  await insert(pool, 'ar_Stock', ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'], STOCK.map(([r, t, l, p, k, w, pr, q, a]) => [r, t, l, p, 1, k, w, pr, q, a]))
-  await insert(pool, 'ar_Sales', ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'], SALES.flatMap((s) => s.goods.map((g, i) => [s.key, SALE_TYPE, i + 1, s.date, 1, g[0], C.acme, g[1], g[3]])))
-  await insert(pool, 'ir_Prices', ['Period', 'Product_Key', 'PriceType', 'Price'], [
-    ['2024-01-01 00:00:00', P.boltM6, 'Retail', '3.00'],
-    ['2024-02-01 00:00:00', P.boltM6, 'Retail', '3.50'],
-    ['2024-01-01 00:00:00', P.boltM8, 'Wholesale', '2.00'],
-  ])
+  await insert(
+    pool,
+    'd_GoodsReceipt',
+    ['Ref_Key', 'DataVersion', 'Number', 'Date', 'Posted', 'Warehouse_Key', 'Counterparty_Key', 'Organization_Key', 'Comment'],
+    RECEIPTS.map((r) => [r.key, '1', r.number, r.date, r.posted ? 1 : 0, r.warehouse, C.acme, O.first, r.comment]),
+  )
+  await insert(
+    pool,
+    'd_GoodsReceipt__Goods',
+    ['Ref_Key', 'LineNumber', 'Product_Key', 'Quantity', 'Price', 'Amount'],
+    RECEIPTS.flatMap((r) => r.goods.map((g, i) => [r.key, i + 1, ...g])),
+  )
+  await insert(
+    pool,
+    'd_GoodsSale',
+    ['Ref_Key', 'DataVersion', 'Number', 'Date', 'Posted', 'Warehouse_Key', 'Counterparty_Key', 'Organization_Key', 'Comment'],
+    SALES.map((s) => [s.key, '1', s.number, s.date, 1, s.warehouse, C.acme, O.first, '']),
+  )
+  await insert(
+    pool,
+    'd_GoodsSale__Goods',
+    ['Ref_Key', 'LineNumber', 'Product_Key', 'Quantity', 'Price', 'Amount'],
+    SALES.flatMap((s) => s.goods.map((g, i) => [s.key, i + 1, ...g])),
+  )
+  await insert(
+    pool,
+    'ar_Stock',
+    ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'],
+    STOCK.map(([r, t, l, p, k, w, pr, q, a]) => [r, t, l, p, 1, k, w, pr, q, a]),
+  )
+  await insert(
+    pool,
+    'ar_Sales',
+    ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'],
+    SALES.flatMap((s) => s.goods.map((g, i) => [s.key, SALE_TYPE, i + 1, s.date, 1, g[0], C.acme, g[1], g[3]])),
+  )
+  await insert(
+    pool,
+    'ir_Prices',
+    ['Period', 'Product_Key', 'PriceType', 'Price'],
+    [
+      ['2024-01-01 00:00:00', P.boltM6, 'Retail', '3.00'],
+      ['2024-02-01 00:00:00', P.boltM6, 'Retail', '3.50'],
+      ['2024-01-01 00:00:00', P.boltM8, 'Wholesale', '2.00'],
+    ],
+  )
   await insert(pool, 'ir_КурсыВалют', ['Period', 'Валюта', 'Курс', 'Кратность'], [['2024-01-01 00:00:00', 'USD', '90.5000', '1']])
   await insert(pool, 'ir_Settings', ['SurrogateKey', 'Value'], [[0, 'on']])
   await insert(pool, 'ir_Barcodes', ['Barcode', 'Product_Key'], [['4600000000011', P.boltM6]])
@@ -89,8 +210,18 @@ export async function loadReadFixture(pool: Pool): Promise<void> {
     ['60', 'Suppliers', 'Passive', ['Counterparties']],
     ['90', 'Sales', 'ActivePassive', ['Products']],
   ] as const
-  await insert(pool, 'coa_Main', ['Ref_Key', 'DataVersion', 'Code', 'Description', 'AccountType'], accounts.map(([code, d, t]) => [accountRefKey('Main', code), '1', code, d, t]))
-  await insert(pool, 'coa_Main__ExtDimensionTypes', ['Ref_Key', 'LineNumber', 'ExtDimensionType'], accounts.flatMap(([code, , , kinds]) => kinds.map((k, i) => [accountRefKey('Main', code), i + 1, k])))
+  await insert(
+    pool,
+    'coa_Main',
+    ['Ref_Key', 'DataVersion', 'Code', 'Description', 'AccountType'],
+    accounts.map(([code, d, t]) => [accountRefKey('Main', code), '1', code, d, t]),
+  )
+  await insert(
+    pool,
+    'coa_Main__ExtDimensionTypes',
+    ['Ref_Key', 'LineNumber', 'ExtDimensionType'],
+    accounts.flatMap(([code, , , kinds]) => kinds.map((k, i) => [accountRefKey('Main', code), i + 1, k])),
+  )
 }
 
 export interface ReadService extends TestService {
@@ -108,7 +239,8 @@ export function encodePath(path: string): string {
 export async function startReadService(name: string, options: { configFile?: string } = {}): Promise<ReadService> {
   const service = await startTestService(name, options)
   await loadReadFixture(service.database.pool)
-  const get = (path: string, headers: Record<string, string> = {}) => service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
   return Object.assign(service, {
     get,
     async values(path: string, headers: Record<string, string> = {}) {

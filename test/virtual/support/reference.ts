@@ -72,7 +72,10 @@ export function turnovers(movements: readonly Movement[], resources: readonly st
   const names = resources.flatMap((r) => (balanceKind ? [`${r}Receipt`, `${r}Expense`, `${r}Turnover`] : [`${r}Turnover`]))
   const groups = new Map<string, Row>()
   for (const m of inRange(movements, call)) {
-    const key: Row = { ...periodValues(call.periodicity, m, call.start), ...Object.fromEntries(call.group.map((d) => [d, m.dimensions[d]!])) }
+    const key: Row = {
+      ...periodValues(call.periodicity, m, call.start),
+      ...Object.fromEntries(call.group.map((d) => [d, m.dimensions[d]!])),
+    }
     const id = keyOf(key)
     const row = groups.get(id) ?? { ...key, ...Object.fromEntries(names.map((n) => [n, 0])) }
     for (const r of resources) {
@@ -85,20 +88,34 @@ export function turnovers(movements: readonly Movement[], resources: readonly st
     }
     groups.set(id, row)
   }
-  if (call.group.length === 0 && call.periodicity === undefined) return [groups.values().next().value ?? Object.fromEntries(names.map((n) => [n, 0]))]
+  if (call.group.length === 0 && call.periodicity === undefined)
+    return [groups.values().next().value ?? Object.fromEntries(names.map((n) => [n, 0]))]
   return [...groups.values()].filter((row) => nonZero(row, names))
 }
 
 function inRange(movements: readonly Movement[], call: Call): Movement[] {
-  return movements.filter((m) => m.active && call.condition(m) && (call.start === undefined || m.period >= call.start) && (call.end === undefined || m.period <= call.end))
+  return movements.filter(
+    (m) =>
+      m.active &&
+      call.condition(m) &&
+      (call.start === undefined || m.period >= call.start) &&
+      (call.end === undefined || m.period <= call.end),
+  )
 }
 
 /** The order of periods within a group: by period, then recorder, then line (what the running balance follows). */
 function periodOrder(row: Row, periods: readonly string[]): string {
-  return periods.map((p) => (row[p] === null ? '' : typeof row[p] === 'number' ? String(row[p]).padStart(12, '0') : String(row[p]))).join('\u0000')
+  return periods
+    .map((p) => (row[p] === null ? '' : typeof row[p] === 'number' ? String(row[p]).padStart(12, '0') : String(row[p])))
+    .join('\u0000')
 }
 
-export function balanceAndTurnovers(movements: readonly Movement[], resources: readonly string[], periodColumns: readonly string[], call: Call): Row[] {
+export function balanceAndTurnovers(
+  movements: readonly Movement[],
+  resources: readonly string[],
+  periodColumns: readonly string[],
+  call: Call,
+): Row[] {
   const groupOf = (m: Movement): Row => Object.fromEntries(call.group.map((d) => [d, m.dimensions[d]!]))
   const openings = new Map<string, { key: Row; values: Record<string, number> }>()
   if (call.start !== undefined) {
@@ -111,12 +128,19 @@ export function balanceAndTurnovers(movements: readonly Movement[], resources: r
     }
   }
   // Turnovers per group and period.
-  const byGroup = new Map<string, { key: Row; periods: Map<string, { period: Row; receipt: Record<string, number>; expense: Record<string, number> }> }>()
+  const byGroup = new Map<
+    string,
+    { key: Row; periods: Map<string, { period: Row; receipt: Record<string, number>; expense: Record<string, number> }> }
+  >()
   for (const m of inRange(movements, call)) {
     const key = groupOf(m)
     const group = byGroup.get(keyOf(key)) ?? { key, periods: new Map() }
     const period = periodValues(call.periodicity, m, call.start)
-    const entry = group.periods.get(keyOf(period)) ?? { period, receipt: Object.fromEntries(resources.map((r) => [r, 0])), expense: Object.fromEntries(resources.map((r) => [r, 0])) }
+    const entry = group.periods.get(keyOf(period)) ?? {
+      period,
+      receipt: Object.fromEntries(resources.map((r) => [r, 0])),
+      expense: Object.fromEntries(resources.map((r) => [r, 0])),
+    }
     for (const r of resources) (m.recordType === 'Receipt' ? entry.receipt : entry.expense)[r]! += m.resources[r]!
     group.periods.set(keyOf(period), entry)
     byGroup.set(keyOf(key), group)
@@ -137,7 +161,9 @@ export function balanceAndTurnovers(movements: readonly Movement[], resources: r
   for (const id of groupIds) {
     const key = openings.get(id)?.key ?? byGroup.get(id)!.key
     const opening = { ...(openings.get(id)?.values ?? zero()) }
-    const periods = [...(byGroup.get(id)?.periods.values() ?? [])].sort((a, b) => (periodOrder(a.period, periodColumns) < periodOrder(b.period, periodColumns) ? -1 : 1))
+    const periods = [...(byGroup.get(id)?.periods.values() ?? [])].sort((a, b) =>
+      periodOrder(a.period, periodColumns) < periodOrder(b.period, periodColumns) ? -1 : 1,
+    )
     if (periodColumns.length === 0) {
       const receipt = zero()
       const expense = zero()
@@ -167,7 +193,13 @@ export interface PriceRecord {
   readonly values: Readonly<Record<string, number>>
 }
 
-export function slice(records: readonly PriceRecord[], last: boolean, over: readonly string[], period: string | undefined, condition: (r: PriceRecord) => boolean): PriceRecord[] {
+export function slice(
+  records: readonly PriceRecord[],
+  last: boolean,
+  over: readonly string[],
+  period: string | undefined,
+  condition: (r: PriceRecord) => boolean,
+): PriceRecord[] {
   const kept = records.filter((r) => condition(r) && (period === undefined || (last ? r.period <= period : r.period >= period)))
   const chosen = new Map<string, string>()
   for (const r of kept) {

@@ -32,7 +32,17 @@ export interface StockMovement {
   readonly amount: number
 }
 
-const move = (recorder: string, line: number, period: string, recordType: 'Receipt' | 'Expense', warehouse: string, product: string, quantity: number, amount: number, active = true): StockMovement => ({
+const move = (
+  recorder: string,
+  line: number,
+  period: string,
+  recordType: 'Receipt' | 'Expense',
+  warehouse: string,
+  product: string,
+  quantity: number,
+  amount: number,
+  active = true,
+): StockMovement => ({
   recorder,
   type: recordType === 'Receipt' ? RECEIPT_TYPE : SALE_TYPE,
   line,
@@ -62,7 +72,16 @@ export const STOCK: readonly StockMovement[] = [
 ]
 
 /** Sales movements (Turnovers kind): product, counterparty, quantity, revenue. */
-export const SALES: readonly { recorder: string; line: number; period: string; active: boolean; product: string; counterparty: string; quantity: number; revenue: number }[] = [
+export const SALES: readonly {
+  recorder: string
+  line: number
+  period: string
+  active: boolean
+  product: string
+  counterparty: string
+  quantity: number
+  revenue: number
+}[] = [
   { recorder: D.d3, line: 1, period: '2024-02-01 00:00:00', active: true, product: P.p1, counterparty: C.c1, quantity: 3, revenue: 45 },
   { recorder: D.d5, line: 1, period: '2024-02-29 08:00:00', active: true, product: P.p2, counterparty: C.c2, quantity: 5, revenue: 80 },
   { recorder: D.d6, line: 1, period: '2024-03-10 23:59:59', active: true, product: P.p1, counterparty: C.c1, quantity: 2, revenue: 30 },
@@ -106,7 +125,17 @@ const side = (account: string, ...ext: (readonly [string, string])[]): EntrySide
 const product = (p: string) => [p, PRODUCT_TYPE] as const
 const warehouse = (w: string) => [w, WAREHOUSE_TYPE] as const
 const counterparty = (c: string) => [c, COUNTERPARTY_TYPE] as const
-const entry = (recorder: string, period: string, dr: EntrySide, cr: EntrySide, amount: number, quantityDr: number, quantityCr: number, organization: string = O.o1, active = true): Entry => ({
+const entry = (
+  recorder: string,
+  period: string,
+  dr: EntrySide,
+  cr: EntrySide,
+  amount: number,
+  quantityDr: number,
+  quantityCr: number,
+  organization: string = O.o1,
+  active = true,
+): Entry => ({
   recorder,
   type: quantityCr > 0 && quantityDr === 0 ? SALE_TYPE : RECEIPT_TYPE,
   line: 1,
@@ -139,15 +168,50 @@ export const ENTRIES: readonly Entry[] = [
 
 /** The movement row of an entry, in the columns of `acr_Main` listed in ENTRY_COLUMNS. */
 export const ENTRY_COLUMNS = [
-  'Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active',
-  'AccountDr_Key', 'ExtDimensionDr1', 'ExtDimensionDr1_Type', 'ExtDimensionDr2', 'ExtDimensionDr2_Type', 'ExtDimensionDr3', 'ExtDimensionDr3_Type',
-  'AccountCr_Key', 'ExtDimensionCr1', 'ExtDimensionCr1_Type', 'ExtDimensionCr2', 'ExtDimensionCr2_Type', 'ExtDimensionCr3', 'ExtDimensionCr3_Type',
-  'Organization_Key', 'Amount', 'QuantityDr', 'QuantityCr', 'Content',
+  'Recorder',
+  'Recorder_Type',
+  'LineNumber',
+  'Period',
+  'Active',
+  'AccountDr_Key',
+  'ExtDimensionDr1',
+  'ExtDimensionDr1_Type',
+  'ExtDimensionDr2',
+  'ExtDimensionDr2_Type',
+  'ExtDimensionDr3',
+  'ExtDimensionDr3_Type',
+  'AccountCr_Key',
+  'ExtDimensionCr1',
+  'ExtDimensionCr1_Type',
+  'ExtDimensionCr2',
+  'ExtDimensionCr2_Type',
+  'ExtDimensionCr3',
+  'ExtDimensionCr3_Type',
+  'Organization_Key',
+  'Amount',
+  'QuantityDr',
+  'QuantityCr',
+  'Content',
 ]
 const EMPTY = '00000000-0000-0000-0000-000000000000'
 export function entryRow(e: Entry): unknown[] {
   const ext = (s: EntrySide) => [0, 1, 2].flatMap((i) => [s.ext[i]?.[0] ?? EMPTY, s.ext[i]?.[1] ?? ''])
-  return [e.recorder, e.type, e.line, e.period, e.active ? 1 : 0, e.dr.account, ...ext(e.dr), e.cr.account, ...ext(e.cr), e.organization, e.amount, e.quantityDr, e.quantityCr, '']
+  return [
+    e.recorder,
+    e.type,
+    e.line,
+    e.period,
+    e.active ? 1 : 0,
+    e.dr.account,
+    ...ext(e.dr),
+    e.cr.account,
+    ...ext(e.cr),
+    e.organization,
+    e.amount,
+    e.quantityDr,
+    e.quantityCr,
+    '',
+  ]
 }
 
 /** Prices (periodic information register, Day): period, product, price type, price. Exchange rates (КурсыВалют) are below. */
@@ -162,41 +226,77 @@ export const PRICES: readonly [string, string, string, number][] = [
 async function insert(pool: Pool, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
   if (rows.length === 0) return
   const placeholders = `(${columns.map(() => '?').join(', ')})`
-  await pool.query(`INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${rows.map(() => placeholders).join(', ')}`, rows.flat() as unknown[])
+  await pool.query(
+    `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${rows.map(() => placeholders).join(', ')}`,
+    rows.flat() as unknown[],
+  )
 }
 
 export async function loadVirtualFixture(pool: Pool, model: TestService['model']): Promise<void> {
-  await insert(pool, 'c_Products', ['Ref_Key', 'DataVersion', 'Code', 'Description'], [
-    [P.p1, '1', '001', 'Bolt'],
-    [P.p2, '1', '002', 'Nut'],
-    [P.p3, '1', '003', 'Washer'],
-  ])
-  await insert(pool, 'c_Warehouses', ['Ref_Key', 'DataVersion', 'Code', 'Description'], [
-    [W.w1, '1', '01', 'Main'],
-    [W.w2, '1', '02', 'Remote'],
-  ])
-  await insert(pool, 'c_Counterparties', ['Ref_Key', 'DataVersion', 'Code', 'Description'], [
-    [C.c1, '1', '01', 'Acme'],
-    [C.c2, '1', '02', 'Globex'],
-  ])
-  await insert(pool, 'ar_Stock', ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'],
-    STOCK.map((m) => [m.recorder, m.type, m.line, m.period, m.active ? 1 : 0, m.recordType, m.warehouse, m.product, m.quantity, m.amount]))
-  await insert(pool, 'ar_Sales', ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'],
-    SALES.map((s) => [s.recorder, SALE_TYPE, s.line, s.period, s.active ? 1 : 0, s.product, s.counterparty, s.quantity, s.revenue]))
+  await insert(
+    pool,
+    'c_Products',
+    ['Ref_Key', 'DataVersion', 'Code', 'Description'],
+    [
+      [P.p1, '1', '001', 'Bolt'],
+      [P.p2, '1', '002', 'Nut'],
+      [P.p3, '1', '003', 'Washer'],
+    ],
+  )
+  await insert(
+    pool,
+    'c_Warehouses',
+    ['Ref_Key', 'DataVersion', 'Code', 'Description'],
+    [
+      [W.w1, '1', '01', 'Main'],
+      [W.w2, '1', '02', 'Remote'],
+    ],
+  )
+  await insert(
+    pool,
+    'c_Counterparties',
+    ['Ref_Key', 'DataVersion', 'Code', 'Description'],
+    [
+      [C.c1, '1', '01', 'Acme'],
+      [C.c2, '1', '02', 'Globex'],
+    ],
+  )
+  await insert(
+    pool,
+    'ar_Stock',
+    ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'],
+    STOCK.map((m) => [m.recorder, m.type, m.line, m.period, m.active ? 1 : 0, m.recordType, m.warehouse, m.product, m.quantity, m.amount]),
+  )
+  await insert(
+    pool,
+    'ar_Sales',
+    ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'],
+    SALES.map((s) => [s.recorder, SALE_TYPE, s.line, s.period, s.active ? 1 : 0, s.product, s.counterparty, s.quantity, s.revenue]),
+  )
   await insert(pool, 'ir_Prices', ['Period', 'Product_Key', 'PriceType', 'Price'], PRICES)
-  await insert(pool, 'ir_КурсыВалют', ['Period', 'Валюта', 'Курс', 'Кратность'], [
-    ['2024-01-01 00:00:00', 'USD', '90.5000', '1'],
-    ['2024-02-01 00:00:00', 'USD', '91.2500', '1'],
-    ['2024-01-01 00:00:00', 'JPY', '61.1000', '100'],
-  ])
+  await insert(
+    pool,
+    'ir_КурсыВалют',
+    ['Period', 'Валюта', 'Курс', 'Кратность'],
+    [
+      ['2024-01-01 00:00:00', 'USD', '90.5000', '1'],
+      ['2024-02-01 00:00:00', 'USD', '91.2500', '1'],
+      ['2024-01-01 00:00:00', 'JPY', '61.1000', '100'],
+    ],
+  )
   // The chart's accounts, as the seed writes them (navigations such as Account/Code read them).
-  await insert(pool, 'coa_Main', ['Ref_Key', 'DataVersion', 'DeletionMark', 'Code', 'Description', 'AccountType'], [
-    [A.a41, '1', 0, '41', 'Goods', 'Active'],
-    [A.a51, '1', 0, '51', 'Bank', 'Active'],
-    [A.a60, '1', 0, '60', 'Suppliers', 'Passive'],
-    [A.a62, '1', 0, '62', 'Customers', 'Active'],
-    [A.a90, '1', 0, '90', 'Sales', 'ActivePassive'],
-  ])
+  await insert(
+    pool,
+    'coa_Main',
+    ['Ref_Key', 'DataVersion', 'DeletionMark', 'Code', 'Description', 'AccountType'],
+    [
+      [A.a41, '1', 0, '41', 'Goods', 'Active'],
+      [A.a51, '1', 0, '51', 'Bank', 'Active'],
+      [A.a60, '1', 0, '60', 'Suppliers', 'Passive'],
+      [A.a62, '1', 0, '62', 'Customers', 'Active'],
+      [A.a90, '1', 0, '90', 'Sales', 'ActivePassive'],
+    ],
+  )
   await insert(pool, 'acr_Main', ENTRY_COLUMNS, ENTRIES.map(entryRow))
   await recomputeTotals(pool, model)
 }
@@ -210,7 +310,8 @@ export interface VirtualService extends TestService {
 export async function startVirtualService(name: string): Promise<VirtualService> {
   const service = await startTestService(name)
   await loadVirtualFixture(service.database.pool, service.model)
-  const get = (path: string, headers: Record<string, string> = {}) => service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
   return Object.assign(service, {
     get,
     async values(path: string) {

@@ -37,7 +37,11 @@ export type BoundExpressionVisitor<Result, Context = void> = {
   readonly [Kind in BoundExpressionKind]: (node: BoundOfKind<Kind>, context: Context) => Result
 }
 
-export function visitBound<Result, Context>(node: BoundExpression, visitor: BoundExpressionVisitor<Result, Context>, context: Context): Result {
+export function visitBound<Result, Context>(
+  node: BoundExpression,
+  visitor: BoundExpressionVisitor<Result, Context>,
+  context: Context,
+): Result {
   // Indexed by the node's own kind; TypeScript cannot correlate the two through the union, hence the cast.
   const visit = visitor[node.kind] as (node: BoundExpression, context: Context) => Result
   return visit(node, context)

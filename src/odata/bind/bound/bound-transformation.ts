@@ -42,4 +42,8 @@ export interface BoundSliceTransformation {
   readonly skip: number | undefined
 }
 
-export type BoundTransformation = BoundFilterTransformation | BoundComputeTransformation | BoundAggregateTransformation | BoundSliceTransformation
+export type BoundTransformation =
+  | BoundFilterTransformation
+  | BoundComputeTransformation
+  | BoundAggregateTransformation
+  | BoundSliceTransformation

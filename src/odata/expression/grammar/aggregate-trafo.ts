@@ -4,7 +4,13 @@
 //   aggregateCount asAlias     `$count as Rows`, `Goods/$count as Lines`
 // Custom aggregates (a name without `with`), custom aggregation methods and `from` are refused: the
 // model declares none, and without that knowledge `Amount as Total` could not even be parsed.
-import { AggregateCountNode, AggregateExpressionNode, AggregateTransformationNode, type AggregateItemNode, type AggregateMethod } from '../ast/aggregate-transformation-node.js'
+import {
+  AggregateCountNode,
+  AggregateExpressionNode,
+  AggregateTransformationNode,
+  type AggregateItemNode,
+  type AggregateMethod,
+} from '../ast/aggregate-transformation-node.js'
 import { MemberPathNode } from '../ast/member-path-node.js'
 import { Keyword } from '../lexer/keyword.js'
 import { TokenKind } from '../lexer/token-kind.js'

@@ -20,9 +20,22 @@ import { orderbyItems } from './orderby.js'
 import type { ParseState } from './parse-state.js'
 
 const UNSUPPORTED_TRANSFORMATIONS: ReadonlySet<string> = new Set([
-  'concat', 'nest', 'addnested', 'join', 'outerjoin', 'identity', 'search',
-  'topcount', 'toppercent', 'topsum', 'bottomcount', 'bottompercent', 'bottomsum',
-  'ancestors', 'descendants', 'traverse',
+  'concat',
+  'nest',
+  'addnested',
+  'join',
+  'outerjoin',
+  'identity',
+  'search',
+  'topcount',
+  'toppercent',
+  'topsum',
+  'bottomcount',
+  'bottompercent',
+  'bottomsum',
+  'ancestors',
+  'descendants',
+  'traverse',
 ])
 
 export function applyExpr(state: ParseState): ApplyNode {
@@ -42,7 +55,11 @@ function applyTrafo(state: ParseState): ApplyTransformationNode {
   const position = lexer.start
   const limit = state.limits.maxApplySteps
   if (++state.applySteps > limit) {
-    state.overLimit('maxApplySteps', position, (actual) => `$apply ${describeCount(actual, limit, 'transformations')}; at most ${limit} are allowed`)
+    state.overLimit(
+      'maxApplySteps',
+      position,
+      (actual) => `$apply ${describeCount(actual, limit, 'transformations')}; at most ${limit} are allowed`,
+    )
   }
   if (lexer.kind !== TokenKind.Name) return state.expected('a transformation such as filter(…), groupby(…) or aggregate(…)')
   const name = lexer.tokenText()

@@ -25,7 +25,17 @@ import { select } from './select.js'
 
 type ExpandOptionName = 'filter' | 'orderby' | 'select' | 'expand' | 'apply' | 'top' | 'skip' | 'count' | 'levels'
 
-const ALL_OPTIONS: ReadonlySet<string> = new Set<ExpandOptionName>(['filter', 'orderby', 'select', 'expand', 'apply', 'top', 'skip', 'count', 'levels'])
+const ALL_OPTIONS: ReadonlySet<string> = new Set<ExpandOptionName>([
+  'filter',
+  'orderby',
+  'select',
+  'expand',
+  'apply',
+  'top',
+  'skip',
+  'count',
+  'levels',
+])
 /** ABNF expandRefOption: no $select, $expand or $levels on references. */
 const REF_OPTIONS: ReadonlySet<string> = new Set<ExpandOptionName>(['filter', 'orderby', 'skip', 'top', 'count'])
 /** ABNF expandCountOption. */
@@ -57,7 +67,11 @@ function expandItem(state: ParseState): ExpandItemNode {
   const position = lexer.start
   const limit = state.limits.maxExpansions
   if (++state.expansions > limit) {
-    state.overLimit('maxExpansions', position, (actual) => `$expand ${describeCount(actual, limit, 'expanded paths')}; at most ${limit} are allowed`)
+    state.overLimit(
+      'maxExpansions',
+      position,
+      (actual) => `$expand ${describeCount(actual, limit, 'expanded paths')}; at most ${limit} are allowed`,
+    )
   }
   let path: MemberPathNode | StarNode
   let form: ExpandForm = 'entities'
@@ -113,7 +127,11 @@ function expandOptions(state: ParseState, form: ExpandForm, star: boolean): Expa
     const name = (written.startsWith('$') ? written.slice(1) : written).toLowerCase()
     if (UNSUPPORTED_OPTIONS.has(name)) state.syntaxError(optionPosition, `${written} is not supported inside $expand`)
     if (!ALL_OPTIONS.has(name)) state.syntaxError(optionPosition, `unknown option '${written}' inside $expand`)
-    if (!allowed.has(name)) state.syntaxError(optionPosition, `${written} is not allowed ${star ? "after '*'" : form === 'references' ? 'after /$ref' : form === 'count' ? 'after /$count' : 'here'}`)
+    if (!allowed.has(name))
+      state.syntaxError(
+        optionPosition,
+        `${written} is not allowed ${star ? "after '*'" : form === 'references' ? 'after /$ref' : form === 'count' ? 'after /$count' : 'here'}`,
+      )
     if (seen.has(name)) state.syntaxError(optionPosition, `${written} is given twice`)
     seen.add(name)
     lexer.next()

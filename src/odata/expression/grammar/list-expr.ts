@@ -24,7 +24,8 @@ export function inOperand(state: ParseState): ListNode | CommonExpressionNode {
   if (lexer.kind === TokenKind.CloseParen) return listRest(state, [], position, TokenKind.CloseParen)
   if (atPrimitiveLiteral(state)) {
     const first = primitiveLiteral(state)
-    if (lexer.kind === TokenKind.Comma || lexer.kind === TokenKind.CloseParen) return listRest(state, [first], position, TokenKind.CloseParen)
+    if (lexer.kind === TokenKind.Comma || lexer.kind === TokenKind.CloseParen)
+      return listRest(state, [first], position, TokenKind.CloseParen)
   }
   state.leave()
   state.nodes = nodesBefore
@@ -59,7 +60,10 @@ function listRest(state: ParseState, items: LiteralNode[], position: number, clo
   const bracket = close === TokenKind.CloseBracket
   const limit = state.limits.maxInItems
   if (items.length > limit) {
-    return state.tooComplex(position, `the 'in' list ${describeCount(countRemainingItems(state, items.length), limit, 'items')}; at most ${limit} are allowed`)
+    return state.tooComplex(
+      position,
+      `the 'in' list ${describeCount(countRemainingItems(state, items.length), limit, 'items')}; at most ${limit} are allowed`,
+    )
   }
   while (lexer.kind === TokenKind.Comma) {
     lexer.next()

@@ -16,7 +16,10 @@ const INT64_MAX = 9223372036854775807n
 /** ABNF fractionalSeconds = 1*12DIGIT */
 const MAX_FRACTION_DIGITS = 12
 
-export type IntegerValue = { type: 'Edm.Int32'; value: number } | { type: 'Edm.Int64'; value: bigint } | { type: 'Edm.Decimal'; value: string }
+export type IntegerValue =
+  | { type: 'Edm.Int32'; value: number }
+  | { type: 'Edm.Int64'; value: bigint }
+  | { type: 'Edm.Decimal'; value: string }
 
 /**
  * ABNF int32Literal / int64Literal / decimalLiteral for digits without point or exponent: the smallest
@@ -178,7 +181,13 @@ export function readBinary(text: string, from: number, to: number, fail: Fail): 
 }
 
 function isDateShape(text: string, i: number): boolean {
-  return digitsAt(text, i, 4) && text.charCodeAt(i + 4) === MINUS && digitsAt(text, i + 5, 2) && text.charCodeAt(i + 7) === MINUS && digitsAt(text, i + 8, 2)
+  return (
+    digitsAt(text, i, 4) &&
+    text.charCodeAt(i + 4) === MINUS &&
+    digitsAt(text, i + 5, 2) &&
+    text.charCodeAt(i + 7) === MINUS &&
+    digitsAt(text, i + 8, 2)
+  )
 }
 
 function checkedDate(text: string, i: number, fail: Fail): DateValue {

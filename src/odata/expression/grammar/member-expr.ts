@@ -59,7 +59,10 @@ function memberSegments(state: ParseState, segments: PathSegmentNode[], first: b
       return
     }
     if (segment.kind === 'CountSegmentNode' || segment.kind === 'LambdaNode') {
-      return state.syntaxError(state.lexer.start, `nothing may follow ${segment.kind === 'CountSegmentNode' ? '$count' : `${segment.operator}()`} in a path`)
+      return state.syntaxError(
+        state.lexer.start,
+        `nothing may follow ${segment.kind === 'CountSegmentNode' ? '$count' : `${segment.operator}()`} in a path`,
+      )
     }
     state.passPathSlash()
     first = false
@@ -122,7 +125,7 @@ function lambdaExpr(state: ParseState): LambdaNode {
   state.openParenthesisAfterName(operator)
   if (lexer.kind === TokenKind.CloseParen) {
     // allExpr has no empty form: all() would be true for every collection.
-    if (operator === 'all') state.expected("a lambda variable in all(), as in all(g: g/Quantity gt 0)")
+    if (operator === 'all') state.expected('a lambda variable in all(), as in all(g: g/Quantity gt 0)')
     state.closeParenthesis()
     state.countNode(position)
     return LambdaNode.create('any', null, null, position)

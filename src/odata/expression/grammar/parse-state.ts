@@ -81,7 +81,12 @@ export class ParseState implements LexerErrors {
     if (++this.depth > this.deepest) this.deepest = this.depth
     if (this.depth > this.limits.maxDepth) {
       const limit = this.limits.maxDepth
-      this.overLimit('maxDepth', position, (actual) => `it nests ${actual === undefined ? `deeper than ${limit}` : actual} levels${actual === undefined ? '' : ' deep'}; at most ${limit} are allowed`)
+      this.overLimit(
+        'maxDepth',
+        position,
+        (actual) =>
+          `it nests ${actual === undefined ? `deeper than ${limit}` : actual} levels${actual === undefined ? '' : ' deep'}; at most ${limit} are allowed`,
+      )
     }
   }
 
@@ -93,7 +98,11 @@ export class ParseState implements LexerErrors {
   countNode(position: number): void {
     if (++this.nodes > this.limits.maxNodes) {
       const limit = this.limits.maxNodes
-      this.overLimit('maxNodes', position, (actual) => `it ${describeCount(actual, limit, 'expression nodes')}; at most ${limit} are allowed`)
+      this.overLimit(
+        'maxNodes',
+        position,
+        (actual) => `it ${describeCount(actual, limit, 'expression nodes')}; at most ${limit} are allowed`,
+      )
     }
   }
 
@@ -180,13 +189,17 @@ export class ParseState implements LexerErrors {
     const lexer = this.lexer
     if (lexer.kind !== TokenKind.End) {
       // A slash after whitespace is a path or transformation chain broken by a space (ABNF "/" has no BWS).
-      if (lexer.kind === TokenKind.Slash && lexer.spaceBefore) this.syntaxError(lexer.whitespaceStart, "no whitespace is allowed before '/'")
+      if (lexer.kind === TokenKind.Slash && lexer.spaceBefore)
+        this.syntaxError(lexer.whitespaceStart, "no whitespace is allowed before '/'")
       // A common mistake gets a direct answer: `EQ` for `eq`. (The ABNF's quoted strings are
       // case-insensitive; this service's keywords are not.)
       if (lexer.kind === TokenKind.Name && !lexer.qualified) {
         const lower = lexer.tokenText().toLowerCase()
         if (classifyKeyword(lower, 0, lower.length) !== Keyword.None && lower !== lexer.tokenText()) {
-          this.syntaxError(lexer.start, `expected ${what} but found '${lexer.tokenText()}' (operators and keywords are lowercase: '${lower}')`)
+          this.syntaxError(
+            lexer.start,
+            `expected ${what} but found '${lexer.tokenText()}' (operators and keywords are lowercase: '${lower}')`,
+          )
         }
       }
       this.expected(what)

@@ -25,7 +25,9 @@ export function atPrimitiveLiteral(state: ParseState): boolean {
   if (isLiteralToken(lexer.kind)) return true
   if (lexer.kind !== TokenKind.Name) return false
   const keyword = lexer.keyword
-  return keyword === Keyword.True || keyword === Keyword.False || keyword === Keyword.Null || keyword === Keyword.Inf || keyword === Keyword.NaN
+  return (
+    keyword === Keyword.True || keyword === Keyword.False || keyword === Keyword.Null || keyword === Keyword.Inf || keyword === Keyword.NaN
+  )
 }
 
 export function primitiveLiteral(state: ParseState): LiteralNode {

@@ -34,7 +34,12 @@ function selectItem(state: ParseState): SelectItemNode {
   if (lexer.kind !== TokenKind.Name) return state.expected("a property name or '*'")
   const segments: (PropertySegmentNode | TypeCastSegmentNode)[] = []
   if (nameSegments(state, segments)) {
-    return state.syntaxError(lexer.start, lexer.kind === TokenKind.Star ? "'*' on a path is not supported in $select" : `expected a property name but found ${state.describeToken()}`)
+    return state.syntaxError(
+      lexer.start,
+      lexer.kind === TokenKind.Star
+        ? "'*' on a path is not supported in $select"
+        : `expected a property name but found ${state.describeToken()}`,
+    )
   }
   if (lexer.kind === TokenKind.OpenParen && !lexer.spaceBefore) {
     return state.syntaxError(lexer.start, 'options or parameters on a selected item are not supported')

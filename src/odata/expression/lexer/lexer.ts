@@ -264,7 +264,16 @@ export class Lexer {
           continue
         }
         // ABNF charInJSON escapes: \" \\ \/ \b \f \n \r \t
-        if (escaped !== DOUBLE_QUOTE && escaped !== 0x5c && escaped !== 0x2f && escaped !== 0x62 && escaped !== 0x66 && escaped !== 0x6e && escaped !== 0x72 && escaped !== 0x74) {
+        if (
+          escaped !== DOUBLE_QUOTE &&
+          escaped !== 0x5c &&
+          escaped !== 0x2f &&
+          escaped !== 0x62 &&
+          escaped !== 0x66 &&
+          escaped !== 0x6e &&
+          escaped !== 0x72 &&
+          escaped !== 0x74
+        ) {
           return this.errors.literalError(i, 'unknown escape in a JSON string')
         }
         i += 2
@@ -294,7 +303,7 @@ export class Lexer {
     }
     let kind: TokenKind = TokenKind.Integer
     if (after === DOT) {
-      if (!isDigit(text.charCodeAt(i + 1))) return this.errors.literalError(start, "a digit must follow the decimal point")
+      if (!isDigit(text.charCodeAt(i + 1))) return this.errors.literalError(start, 'a digit must follow the decimal point')
       i += 2
       while (isDigit(text.charCodeAt(i))) i++
       kind = TokenKind.Decimal
