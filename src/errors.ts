@@ -4,7 +4,7 @@
 // `{"error":{"code","message","target","details"}}`. Clients and tests tell errors apart by `code`,
 // never by message text. `docs/errors.md` lists the same registry; test/errors.test.ts keeps the two
 // in step.
-import { isDatabaseUnreachable, isLockWaitTimeout, isWriteConflict } from './store/database-failures.js'
+import { isDatabaseUnreachable, isLockWaitTimeout, isWriteConflict } from './database-failures.js'
 
 export interface ErrorDefinition {
   readonly status: number
@@ -175,7 +175,7 @@ export function errorBody(error: ODataError): { error: Record<string, unknown> }
 
 /**
  * Any thrown value as an ODataError: a database that is unreachable, busy past its lock wait timeout, or
- * whose write still conflicted after the service's retries is a 503 to retry (src/store/database-failures.ts); other failures become InternalError without
+ * whose write still conflicted after the service's retries is a 503 to retry (src/database-failures.ts); other failures become InternalError without
  * leaking internals.
  */
 export function toODataError(value: unknown): ODataError {

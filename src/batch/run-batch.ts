@@ -69,7 +69,7 @@ export async function runBatch(context: ServiceContext, batch: BatchRun, documen
   } catch (error) {
     if (error instanceof ODataError) await logRefusal(context, batch, error, performance.now() - started, plan?.operationCount)
     // The rate counters' database busy, unreachable or still conflicting after retries: a 503 to retry
-    // (src/store/database-failures.ts), not the endpoint's 500; nothing ran.
+    // (src/database-failures.ts), not the endpoint's 500; nothing ran.
     const answer = error instanceof ODataError ? error : toODataError(error)
     throw answer.status === 503 ? answer : error
   }

@@ -13,7 +13,7 @@
 //   transaction knows whether retrying is safe (src/store/transaction.ts).
 import type { Pool, PoolConnection } from 'mysql2/promise'
 import type { DatabaseHost } from './database-url.js'
-import { ER_NODE_NOT_READY, isDatabaseUnreachable } from './database-failures.js'
+import { ER_NODE_NOT_READY, isDatabaseUnreachable } from '../database-failures.js'
 
 export interface FailoverMember {
   readonly host: DatabaseHost

@@ -13,7 +13,7 @@
 // locks (src/store/totals.ts).
 import type { ResultSetHeader } from 'mysql2'
 import { SqlFragment } from '../sql/sql-template.js'
-import { isDatabaseUnreachable } from './database-failures.js'
+import { isDatabaseUnreachable } from '../database-failures.js'
 import type { Pool, PoolConnection } from './pool.js'
 
 /**

@@ -1,5 +1,5 @@
 // Failures of the database that a client can do something about: they are answered 503 with
-// Retry-After (errors.ts, toODataError) instead of 500, because retrying later is the right move and
+// Retry-After (errors.ts, toODataError). A leaf of its own, below the error registry that uses it instead of 500, because retrying later is the right move and
 // nothing was written (a write's transaction is rolled back, src/store/transaction.ts).
 
 /** InnoDB gave up waiting for a row lock (innodb_lock_wait_timeout): other writes held the rows. */
