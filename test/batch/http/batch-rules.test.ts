@@ -389,7 +389,8 @@ t.test('the request log holds no credential in any spelling', async (t) => {
     '/api/t/demo-token/v4/$batch?%74oken=demo-token',
   )
   t.equal(response.status, 200)
-  const [rows] = await pool.query('SELECT content_id, url FROM request_log ORDER BY id')
+  // The batch's entries share its id; single requests of earlier tests may still be flushed from the buffer.
+  const [rows] = await pool.query('SELECT content_id, url FROM request_log WHERE `Пакет` IS NOT NULL ORDER BY id')
   const entries = rows as { content_id: string | null; url: string }[]
   t.equal(entries.length, 9, 'the batch and its eight operations')
   for (const { content_id, url } of entries) {
