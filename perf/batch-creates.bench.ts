@@ -123,10 +123,12 @@ async function direct(direct: Pool, seconds: number): Promise<number> {
       const connection = await direct.getConnection()
       try {
         while (process.hrtime.bigint() < deadline && next < batches.length) {
+          // Taken before the first await: the other clients move `next` while this one waits.
+          const batch = batches[next++]!
           await connection.beginTransaction()
           await connection.query(
             'INSERT INTO `c_Products` (`Ref_Key`, `DataVersion`, `DeletionMark`, `Code`, `Description`, `Article`, `Unit`) VALUES ?',
-            [batches[next++]!],
+            [batch],
           )
           await connection.commit()
           operations += OPERATIONS
