@@ -8,7 +8,6 @@
 // this process from bodies like the ones sent, in 64 KB chunks) against the wall time per batch of the
 // throughput run, that is the server's timeline per batch (the goal is under 5 %).
 import { fork } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
 import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../test/support/build-batch-body.js'
@@ -16,10 +15,9 @@ import type { BatchIntake } from '../src/batch/intake/batch-intake.js'
 import { createJsonIntake } from '../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../src/batch/intake/multipart-intake.js'
 import { loadModel } from '../src/model/load-model.js'
-import { computeMovements, postingPlan } from '../src/posting/posting-plan.js'
-import { quoteIdentifier as q } from '../src/sql/quote-identifier.js'
 import { createPool } from '../src/store/pool.js'
 import { benchAddress, prepareBenchDatabase } from './support/bench-database.js'
+import { directDocumentWriter } from './support/direct-document-writer.js'
 import { printResult } from './support/report.js'
 
 const CLIENTS = 4
@@ -158,10 +156,7 @@ function intakeMilliseconds(format: 'multipart' | 'json'): number {
 
 /** The same rows straight through mysql2: one transaction per batch, multi-row INSERTs, totals upserted. */
 async function directThroughput(): Promise<number> {
-  const model = loadModel('config/demo.json')
-  const documentSet = model.entitySetByName.get('Document_GoodsReceipt')!
-  const rowSet = model.entitySetByName.get('Document_GoodsReceipt_Goods')!
-  const plan = postingPlan(model, documentSet)
+  const write = directDocumentWriter(loadModel('config/demo.json'))
   const direct = createPool(benchAddress(), { connectionLimit: CLIENTS })
   const started = process.hrtime.bigint()
   await Promise.all(
@@ -169,48 +164,9 @@ async function directThroughput(): Promise<number> {
       const connection = await direct.getConnection()
       try {
         for (let b = 0; b < BATCHES_PER_CLIENT; b++) {
-          const documents: unknown[][] = []
-          const rows: unknown[][] = []
-          const movements = new Map<string, { columns: string[]; rows: unknown[][] }>()
-          for (let d = 0; d < DOCUMENTS_PER_BATCH; d++) {
-            const body = documentBody()
-            const values: Record<string, unknown> = {
-              ...body,
-              Ref_Key: randomUUID(),
-              DataVersion: '1',
-              DeletionMark: 0,
-              Posted: 1,
-              Date: '2025-06-01 10:00:00',
-            }
-            documents.push(documentSet.properties.map((p) => values[p.name] ?? null))
-            const goods: Record<string, unknown>[] = (body.Goods as Record<string, unknown>[]).map((row, i) => ({
-              ...row,
-              Ref_Key: values.Ref_Key,
-              LineNumber: i + 1,
-            }))
-            for (const row of goods) rows.push(rowSet.properties.map((p) => row[p.name]))
-            for (const register of computeMovements(plan, { document: values, tableParts: { Goods: goods } })) {
-              const entry = movements.get(register.recordTypeSet.table) ?? { columns: register.columns.map((c) => c.column), rows: [] }
-              entry.rows.push(...register.rows)
-              movements.set(register.recordTypeSet.table, entry)
-            }
-          }
-          await connection.beginTransaction()
-          await connection.query(
-            `INSERT INTO ${q(documentSet.table)} (${documentSet.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`,
-            [documents],
-          )
-          await connection.query(`INSERT INTO ${q(rowSet.table)} (${rowSet.properties.map((p) => q(p.column)).join(', ')}) VALUES ?`, [
-            rows,
-          ])
-          for (const [table, entry] of movements)
-            await connection.query(`INSERT INTO ${q(table)} (${entry.columns.map(q).join(', ')}) VALUES ?`, [entry.rows])
-          // Totals: the stock register's monthly net change, one upsert per batch.
-          await connection.query(
-            "INSERT INTO `ar_Stock__totals` (`Period`, `Warehouse_Key`, `Product_Key`, `Quantity`, `Amount`) SELECT '2025-06-01', `Warehouse_Key`, `Product_Key`, SUM(`Quantity`), SUM(`Amount`) FROM `ar_Stock` WHERE `Recorder` IN (?) GROUP BY `Warehouse_Key`, `Product_Key` ON DUPLICATE KEY UPDATE `Quantity` = `ar_Stock__totals`.`Quantity` + VALUES(`Quantity`), `Amount` = `ar_Stock__totals`.`Amount` + VALUES(`Amount`)",
-            [documents.map((d) => d[0])],
-          )
-          await connection.commit()
+          const bodies: Record<string, unknown>[] = []
+          for (let d = 0; d < DOCUMENTS_PER_BATCH; d++) bodies.push(documentBody())
+          await write(connection, bodies)
         }
       } finally {
         connection.release()
