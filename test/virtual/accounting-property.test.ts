@@ -221,24 +221,7 @@ t.test(`${CALLS} random accounting calls equal the plain computation (seed ${see
     if (fn === 'BalanceAndTurnovers' && periodicity !== undefined && !group.includes('Account_Key')) group = ['Account_Key', ...group]
     // A value column's type groups with it.
     const withTypes = groupable.flatMap((c) => (group.includes(c) ? (/ExtDimension\d+$/.test(c) ? [c, `${c}_Type`] : [c]) : []))
-    const valueNames =
-      fn === 'Balance'
-        ? ['Amount', 'Quantity'].flatMap((r) => [`${r}Balance`, `${r}BalanceDr`, `${r}BalanceCr`])
-        : fn === 'Turnovers'
-          ? ['Amount', 'Quantity'].flatMap((r) => [`${r}Turnover`, `${r}TurnoverDr`, `${r}TurnoverCr`])
-          : ['Amount', 'Quantity'].flatMap((r) =>
-              [
-                'OpeningBalance',
-                'OpeningBalanceDr',
-                'OpeningBalanceCr',
-                'Turnover',
-                'TurnoverDr',
-                'TurnoverCr',
-                'ClosingBalance',
-                'ClosingBalanceDr',
-                'ClosingBalanceCr',
-              ].map((s) => `${r}${s}`),
-            )
+    const valueNames = accounting.VALUE_COLUMNS[fn]
     if (grouping === 1) query.push(`$select=${[...periodColumns, ...group, ...valueNames].join(',')}`)
 
     let period: string | undefined

@@ -87,6 +87,25 @@ export function sides(
 
 const RESOURCES = ['Amount', 'Quantity']
 
+/** The value columns each function gives, per resource of the demo's accounting register. */
+export const VALUE_COLUMNS = {
+  Balance: RESOURCES.flatMap((r) => [`${r}Balance`, `${r}BalanceDr`, `${r}BalanceCr`]),
+  Turnovers: RESOURCES.flatMap((r) => [`${r}Turnover`, `${r}TurnoverDr`, `${r}TurnoverCr`]),
+  BalanceAndTurnovers: RESOURCES.flatMap((r) =>
+    [
+      'OpeningBalance',
+      'OpeningBalanceDr',
+      'OpeningBalanceCr',
+      'Turnover',
+      'TurnoverDr',
+      'TurnoverCr',
+      'ClosingBalance',
+      'ClosingBalanceDr',
+      'ClosingBalanceCr',
+    ].map((s) => `${r}${s}`),
+  ),
+} as const
+
 function sideOf(chart: ChartView, account: string, balance: number, which: 'Dr' | 'Cr'): number {
   const type = chart.accounts.get(account)?.type ?? 'ActivePassive'
   if (type === 'Active') return which === 'Dr' ? balance : 0
@@ -132,12 +151,7 @@ export function balance(movements: readonly reference.Movement[], chart: ChartVi
     }
     return out
   })
-  return summedOverAccounts(
-    perAccount,
-    call.group,
-    RESOURCES.flatMap((r) => [`${r}Balance`, `${r}BalanceDr`, `${r}BalanceCr`]),
-    call.accountGrouped,
-  )
+  return summedOverAccounts(perAccount, call.group, VALUE_COLUMNS.Balance, call.accountGrouped)
 }
 
 export function turnovers(movements: readonly reference.Movement[], call: reference.Call): reference.Row[] {
@@ -177,19 +191,7 @@ export function balanceAndTurnovers(
     }
     return out
   })
-  const values = RESOURCES.flatMap((r) =>
-    [
-      'OpeningBalance',
-      'OpeningBalanceDr',
-      'OpeningBalanceCr',
-      'Turnover',
-      'TurnoverDr',
-      'TurnoverCr',
-      'ClosingBalance',
-      'ClosingBalanceDr',
-      'ClosingBalanceCr',
-    ].map((s) => `${r}${s}`),
-  )
+  const values = VALUE_COLUMNS.BalanceAndTurnovers
   return summedOverAccounts(perAccount, [...periodColumns, ...call.group], values, call.accountGrouped)
 }
 
