@@ -30,6 +30,21 @@ h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem}
 th:first-child,td:first-child{text-align:left}.warning{background:#fff3cd;border:1px solid #e0c36a;padding:.5rem 1rem;border-radius:6px}
 figure{margin:1rem 0}figcaption{color:#555;font-size:.9rem}`
 
+/** One line per series over the run's seconds: throughput, memory and CPU are all drawn this way. */
+function lineOverTime(values: object[], field: string, title: string, series: string, height: number, xTitle?: string): TopLevelSpec {
+  return {
+    width: WIDTH,
+    height,
+    data: { values },
+    mark: { type: 'line', point: true },
+    encoding: {
+      x: { field: 'second', type: 'quantitative', ...(xTitle ? { title: xTitle } : {}) },
+      y: { field, type: 'quantitative', title },
+      color: { field: series, type: 'nominal' },
+    },
+  }
+}
+
 export async function reportHtml(report: DriveReport): Promise<string> {
   const shapes = Object.entries(report.shapes)
   const throughput = report.timeline.flatMap((p) => [
@@ -50,17 +65,7 @@ export async function reportHtml(report: DriveReport): Promise<string> {
     {
       id: 'throughput',
       caption: 'Throughput over time (each second of the measured run)',
-      spec: {
-        width: WIDTH,
-        height: 220,
-        data: { values: throughput },
-        mark: { type: 'line', point: true },
-        encoding: {
-          x: { field: 'second', type: 'quantitative', title: 'second' },
-          y: { field: 'value', type: 'quantitative', title: 'per second' },
-          color: { field: 'series', type: 'nominal' },
-        },
-      },
+      spec: lineOverTime(throughput, 'value', 'per second', 'series', 220, 'second'),
     },
     {
       id: 'latency',
@@ -100,32 +105,12 @@ export async function reportHtml(report: DriveReport): Promise<string> {
       caption: report.server
         ? `Memory over time: the server (pid ${report.server.pid}) and the driver`
         : 'Memory over time: the driver (give --pid for the server)',
-      spec: {
-        width: WIDTH,
-        height: 200,
-        data: { values: memory },
-        mark: { type: 'line', point: true },
-        encoding: {
-          x: { field: 'second', type: 'quantitative' },
-          y: { field: 'rssMB', type: 'quantitative', title: 'resident MB' },
-          color: { field: 'process', type: 'nominal' },
-        },
-      },
+      spec: lineOverTime(memory, 'rssMB', 'resident MB', 'process', 200),
     },
     {
       id: 'cpu',
       caption: 'CPU over time (percent of one core)',
-      spec: {
-        width: WIDTH,
-        height: 200,
-        data: { values: memory },
-        mark: { type: 'line', point: true },
-        encoding: {
-          x: { field: 'second', type: 'quantitative' },
-          y: { field: 'cpuPercent', type: 'quantitative', title: '% of a core' },
-          color: { field: 'process', type: 'nominal' },
-        },
-      },
+      spec: lineOverTime(memory, 'cpuPercent', '% of a core', 'process', 200),
     },
   ]
   const drawn = await Promise.all(
