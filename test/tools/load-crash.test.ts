@@ -9,6 +9,12 @@ import { startServiceProcess } from '../support/service-process.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { count, dir, exactlyOnce, exitedCleanly, loadCatalogs, receiptsFile, untilAcknowledged } from '../support/load-fixtures.js'
 
+/** The load both crash tests run: receipts posted, 10 rows a change set, 3 in flight, with a checkpoint. */
+function receiptLoad(root: string, input: string, checkpoint: string): string[] {
+  const options = ['--set', 'Document_GoodsReceipt', '--post', '--url', root, '--token', 'bench-token']
+  return ['load', input, ...options, '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint]
+}
+
 t.test('kill -9 of the loader mid-load, then the same command: each row exactly once', async (t) => {
   const database = await createTestDatabase('tools_load_kill_loader')
   const service = await startServiceProcess(database.address)
@@ -20,25 +26,7 @@ t.test('kill -9 of the loader mid-load, then the same command: each row exactly 
   const n = 500
   const input = receiptsFile('kill-loader.ndjson', n, 3)
   const checkpoint = join(dir, 'kill-loader.checkpoint')
-  const args = [
-    'load',
-    input,
-    '--set',
-    'Document_GoodsReceipt',
-    '--post',
-    '--url',
-    service.root,
-    '--token',
-    'bench-token',
-    '--rows-per-change-set',
-    '10',
-    '--concurrency',
-    '3',
-    '--checkpoint',
-    checkpoint,
-    '--format',
-    'multipart',
-  ]
+  const args = [...receiptLoad(service.root, input, checkpoint), '--format', 'multipart']
   const first = runCli(args)
   await untilAcknowledged(checkpoint, 8, first.done)
   first.child.kill('SIGKILL')
@@ -67,25 +55,7 @@ t.test('kill -9 of the service mid-load, started again: the loader waits, resume
   const n = 500
   const input = receiptsFile('kill-service.ndjson', n, 3)
   const checkpoint = join(dir, 'kill-service.checkpoint')
-  const load = runCli([
-    'load',
-    input,
-    '--set',
-    'Document_GoodsReceipt',
-    '--post',
-    '--url',
-    service.root,
-    '--token',
-    'bench-token',
-    '--rows-per-change-set',
-    '10',
-    '--concurrency',
-    '3',
-    '--checkpoint',
-    checkpoint,
-    '--retry-for',
-    '60',
-  ])
+  const load = runCli([...receiptLoad(service.root, input, checkpoint), '--retry-for', '60'])
   await untilAcknowledged(checkpoint, 8, load.done)
   const port = service.port
   await service.kill()
