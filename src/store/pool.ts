@@ -54,11 +54,13 @@ export function createPool(address: DatabaseAddress = parseDatabaseUrl(), overri
 
 function createHostPool(address: DatabaseAddress, overrides: Partial<PoolOptions>): Pool {
   const pool = mysql.createPool(poolOptions(address, overrides))
-  // Every connection works in UTC and strict mode, whatever the server's defaults are.
+  // Every connection works in UTC and strict mode, whatever the server's defaults are, and its transactions
+  // are READ COMMITTED (src/store/transaction.ts says why): set once per connection, not per transaction.
   pool.pool.on('connection', (connection) => {
     connection.query(
       "SET time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'",
     )
+    connection.query('SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED')
   })
   return pool
 }

@@ -115,7 +115,6 @@ export async function runInTransaction<T>(
     for (let attempt = 1; ; attempt++) {
       let committing = false
       try {
-        await connection.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
         await connection.query('START TRANSACTION')
         const result = await work(transactionOn(connection))
         committing = true
