@@ -8,7 +8,8 @@
 // Also printed: the service's and the bare handler's CPU time per operation (process.cpuUsage of each
 // server, read over IPC around its runs). The service logs in as `bench` (no rate rules), with the
 // request log at the configuration's level (REQUEST_LOG_LEVEL to change it).
-// Run: node scripts/run-benchmarks.mjs batch-creates   (BENCH_SECONDS, BENCH_CPU_PROF=<folder> for profiles)
+// Run: node scripts/run-benchmarks.mjs batch-creates   (BENCH_SECONDS, BENCH_CPU_PROF=<folder> for profiles,
+// BENCH_FORMATS=json or multipart for one format only)
 import { randomBytes, randomUUID } from 'node:crypto'
 import http from 'node:http'
 import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../test/support/build-batch-body.js'
@@ -21,6 +22,7 @@ const CLIENTS = 4
 const OPERATIONS = 100
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const MARK = 'bench-create'
+const FORMATS = (process.env.BENCH_FORMATS ?? 'json,multipart').split(',') as ('json' | 'multipart')[]
 const SERVICE_PORT = 18141
 const BARE_PORT = 18142
 
@@ -145,13 +147,13 @@ const service = await startServerProcess('./bench-server.js', [String(SERVICE_PO
 const bare = await startServerProcess('./bare-create-server.js', [String(BARE_PORT)])
 const directPool = createPool(benchAddress(), { connectionLimit: CLIENTS })
 try {
-  for (const kind of ['json', 'multipart'] as const) {
+  for (const kind of FORMATS) {
     await measure(service, SERVICE_PORT, kind, 1) // warm-up
     await measure(bare, BARE_PORT, kind, 1)
   }
   await direct(directPool, 1)
   const mysql = await direct(directPool, SECONDS)
-  for (const kind of ['json', 'multipart'] as const) {
+  for (const kind of FORMATS) {
     const bareBefore = await measure(bare, BARE_PORT, kind, SECONDS)
     const measured = await measure(service, SERVICE_PORT, kind, SECONDS)
     const bareAfter = await measure(bare, BARE_PORT, kind, SECONDS)

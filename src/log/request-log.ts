@@ -8,10 +8,11 @@
 // failure there is answered `500 LogWriteFailed` (service.md §7), with the executed operations listed.
 import { requestLogFailuresTotal } from '../metrics/service-metrics.js'
 import type { ResolvedSettings } from '../model/model.js'
-import { idList, rowValues, sql } from '../sql/sql-template.js'
+import { isDatabaseUnreachable } from '../database-failures.js'
+import { idList, rowValues, rowValuesSharing, sql, type SqlFragment } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
-import { runInTransaction } from '../store/transaction.js'
+import { isDeadlock, runInTransaction } from '../store/transaction.js'
 import { logger } from './logger.js'
 import { redactUrl } from './redact-url.js'
 
@@ -124,9 +125,12 @@ export class RequestLog {
   }
 
   /**
-   * A batch's entries, written now; throws when they cannot be written. In a transaction of its own so
-   * that a connection lost before the commit (a node of a cluster going away) writes them again on
-   * another connection, once (runInTransaction), instead of failing a batch that ran.
+   * A batch's entries, written now; throws when they cannot be written. One multi-row INSERT in autocommit
+   * (a statement is atomic on its own: one round trip, where a transaction of its own took three). A
+   * connection lost on the way (a node of a cluster going away) leaves it unknown whether the rows were
+   * written; the batch id tells, on another connection, and they are written again only if they were not,
+   * so they are never lost and never doubled. Entries without a batch id (a refused batch: one entry) are
+   * written in a transaction of their own, which is retried only when it cannot have committed.
    */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
@@ -138,14 +142,33 @@ export class RequestLog {
       if (text === undefined) redacted.set(url, (text = redactUrl(url, secrets)))
       return text
     }
-    const statement = sql`${INSERT}${rowValues(
-      entries.map((entry) => row(entry, secrets, redact)),
-      COLUMN_NAMES.length,
-    )}`
-    // Its own transaction, retried whole when it loses a deadlock or, on a cluster, certification.
-    await runInTransaction(this.pool, (transaction) => transaction.run(statement)).catch((error: unknown) => {
+    const rows = entries.map((entry) => row(entry, secrets, redact))
+    const batchId = entries[0]!.batchId
+    const written =
+      batchId !== undefined && entries.every((entry) => entry.batchId === batchId)
+        ? insertOnce(this.pool, sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`, batchId)
+        : runInTransaction(this.pool, (transaction) => transaction.run(sql`${INSERT}${rowValues(rows, COLUMN_NAMES.length)}`))
+    await written.catch((error: unknown) => {
       requestLogFailuresTotal.inc()
       throw error
     })
+  }
+}
+
+/** How many times a batch's entries are sent at most (a deadlock or lost certification rolls the statement back whole). */
+const INSERT_ATTEMPTS = 5
+
+async function insertOnce(pool: Pool, statement: SqlFragment, batchId: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await query(pool, statement)
+      return
+    } catch (error) {
+      if (attempt >= INSERT_ATTEMPTS || !(isDeadlock(error) || isDatabaseUnreachable(error))) throw error
+      if (isDatabaseUnreachable(error)) {
+        const found = await query<unknown[]>(pool, sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
+        if (found.length > 0) return
+      }
+    }
   }
 }

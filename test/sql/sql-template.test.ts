@@ -1,7 +1,7 @@
 // The SQL builder: the exact text and parameters of each helper, then the statements run against the
 // real database, so the text is SQL the server accepts and values of any content stay out of the text.
 import t from 'tap'
-import { SqlFragment, column, fragment, id, idList, join, list, raw, rowValues, sql } from '../../src/sql/sql-template.js'
+import { SqlFragment, column, fragment, id, idList, join, list, raw, rowValues, rowValuesSharing, sql } from '../../src/sql/sql-template.js'
 import { query } from '../../src/store/run-statement.js'
 import { createTestDatabase } from '../support/test-database.js'
 
@@ -59,6 +59,22 @@ t.test('thousands of rows: no spread of the values, text and values in step', as
   t.equal(wide.parameters.length, 200_000, 'join copies large value lists without a stack overflow')
 })
 
+t.test('rowValuesSharing: a value every row repeats is written once, escaped; the rest stay placeholders', async (t) => {
+  const at = new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 6))
+  const rows = [
+    [at, "o'clock", 1, null],
+    [at, "o'clock", 2, null],
+  ]
+  const values = rowValuesSharing(rows, 4)
+  t.equal(values.text, "('2026-01-02 03:04:05.006', 'o\\'clock', ?, NULL), ('2026-01-02 03:04:05.006', 'o\\'clock', ?, NULL)")
+  t.same(values.parameters, [1, 2])
+  const one = rowValuesSharing([['a', 1]], 2)
+  t.equal(one.text, "('a', 1)", 'one row: every value is shared')
+  t.same(one.parameters, [])
+  t.throws(() => rowValuesSharing([['a'], ['b', 1]], 2), /1 values for 2 columns/)
+  t.throws(() => rowValuesSharing([], 2), /empty/)
+})
+
 t.test('fragment() takes a compiled query', async (t) => {
   const f = fragment({ sql: 'SELECT ?', parameters: [5] })
   t.ok(f instanceof SqlFragment)
@@ -89,5 +105,19 @@ t.test('the server accepts the statements, and values of any content stay values
   t.same(
     read.map((r) => [r.k, r.n, r.s]),
     rows,
+  )
+  // Shared values written into the text read back as the placeholders would have given them.
+  const shared = [
+    ['d', 4, hostile],
+    ['e', 4, hostile],
+  ]
+  await query(pool, sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValuesSharing(shared, 3)}`)
+  const again = await query<{ k: string; n: number; s: string | null }[]>(
+    pool,
+    sql`SELECT ${idList(['k', 'n', 's'])} FROM ${id(table)} WHERE ${id('k')} IN (${list(['d', 'e'])}) ORDER BY ${id('k')}`,
+  )
+  t.same(
+    again.map((r) => [r.k, r.n, r.s]),
+    shared,
   )
 })

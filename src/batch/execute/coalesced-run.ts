@@ -4,7 +4,7 @@
 // repeatable requests, Prefer) end a run; what the write itself finds unusual (a body that does not
 // validate, a key that exists) makes it decline, and the batch runs the operations one by one, which
 // reports it at its operation.
-import { resolveResourcePath } from '../../odata/resource-path.js'
+import type { ResourcePath } from '../../odata/resource-path.js'
 import type { ServiceModel } from '../../model/model.js'
 import type { PlannedOperation } from '../plan/plan-batch.js'
 
@@ -35,6 +35,8 @@ export function findCoalescibleRun(
   model: ServiceModel,
   operations: readonly PlannedOperation[],
   start: number,
+  /** Resolves an operation's path (the batch's cache of resolveResourcePath); throws for one that names nothing. */
+  pathOf: (rest: string) => ResourcePath,
 ): CoalescibleRun | undefined {
   const creates: PlannedOperation[] = []
   let setName: string | undefined
@@ -43,7 +45,7 @@ export function findCoalescibleRun(
     if (planned.operation.method !== 'POST' || !plain(planned) || planned.target?.kind !== 'path' || planned.target.query !== '') break
     let path
     try {
-      path = resolveResourcePath(model, planned.target.rest)
+      path = pathOf(planned.target.rest)
     } catch {
       break
     }

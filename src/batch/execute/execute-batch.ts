@@ -10,7 +10,7 @@
 import { ODataError, toODataError } from '../../errors.js'
 import type { ServiceModel, SubjectModel } from '../../model/model.js'
 import { parseQueryOptions } from '../../odata/query-options.js'
-import { resolveResourcePath } from '../../odata/resource-path.js'
+import { resolveResourcePath, type ResourcePath } from '../../odata/resource-path.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import type { ServiceRequest } from '../../service/service-request.js'
 import type { Flavour } from '../../model/flavour.js'
@@ -111,6 +111,16 @@ export async function executeBatch(
   const locations = new Map<string, string>()
   /** ids and atomicity groups that failed (JSON dependsOn). */
   const failedNames = new Set<string>()
+  /** Resolved paths by URL text: a loader's batch addresses one or two sets in every operation. Paths are immutable. */
+  const resolved = new Map<string, ResourcePath>()
+  const pathOf = (rest: string): ResourcePath => {
+    let path = resolved.get(rest)
+    if (path === undefined) {
+      path = resolveResourcePath(execution.model, rest)
+      if (resolved.size < 10_000) resolved.set(rest, path)
+    }
+    return path
+  }
 
   const buildRequest = (planned: PlannedOperation): ServiceRequest => {
     if (planned.error) throw planned.error
@@ -125,13 +135,17 @@ export async function executeBatch(
       rest = target.rest
     }
     const operation = planned.operation
-    const headers = new Map(operation.headers)
     // The batch's login holds (decisions.md §7): an operation's own credentials are ignored.
-    headers.delete('authorization')
+    let headers = operation.headers
+    if (headers.has('authorization')) {
+      const copy = new Map(headers)
+      copy.delete('authorization')
+      headers = copy
+    }
     const query = parseQueryOptions(target.query)
     const common = {
       method: operation.method,
-      path: resolveResourcePath(execution.model, rest),
+      path: pathOf(rest),
       query,
       headers,
       subject: execution.subject,
@@ -193,7 +207,7 @@ export async function executeBatch(
     start: number,
     scope: TransactionScope,
   ): Promise<OperationOutcome[] | undefined> => {
-    const run = findCoalescibleRun(execution.model, operations, start)
+    const run = findCoalescibleRun(execution.model, operations, start, pathOf)
     if (!run || run.creates.some((c) => dependencyFailure(c, failedNames))) return undefined
     let requests: ServiceRequest[]
     try {

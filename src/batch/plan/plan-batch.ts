@@ -119,7 +119,7 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
   }
   const earlier = new Set<string>()
   const steps: PlanStep[] = []
-  const planOne = (operation: BatchOperation, scope: ReadonlySet<string>, changeSet: number | undefined): PlannedOperation => {
+  const planOne = (operation: BatchOperation, inScope: (id: string) => boolean, changeSet: number | undefined): PlannedOperation => {
     let target: OperationTarget | undefined
     let error: ODataError | undefined
     try {
@@ -127,7 +127,7 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
       const references = operation.body && mayBind(operation.body) ? bodyReferences(operationJsonBody(operation)) : []
       if (target.kind === 'reference') references.unshift(target.id)
       for (const id of references) {
-        if (!scope.has(id)) {
+        if (!inScope(id)) {
           throw new ODataError(
             'ReferenceOutOfScope',
             `$${id} does not name an earlier operation of the same change set${document.format === 'json' ? ' or one this operation depends on' : ''}`,
@@ -151,7 +151,9 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
     }
     return { operation, target, error, changeSet }
   }
-  const dependencyScope = (operation: BatchOperation): Set<string> => {
+  const noDependencies: ReadonlySet<string> = new Set()
+  const dependencyScope = (operation: BatchOperation): ReadonlySet<string> => {
+    if (operation.dependsOn.length === 0) return noDependencies
     const scope = new Set<string>()
     for (const dependency of operation.dependsOn) {
       if (earlier.has(dependency)) scope.add(dependency)
@@ -162,7 +164,8 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
 
   for (const item of document.items) {
     if (item.kind === 'operation') {
-      steps.push({ kind: 'operation', operation: planOne(item, dependencyScope(item), undefined) })
+      const scope = dependencyScope(item)
+      steps.push({ kind: 'operation', operation: planOne(item, (id) => scope.has(id), undefined) })
       if (item.id !== undefined) earlier.add(item.id)
       continue
     }
@@ -170,9 +173,10 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
     const inSet = new Set<string>()
     const planned: PlannedOperation[] = []
     for (const operation of item.operations) {
+      // Earlier members of the set, or what the operation depends on: asked of both, never copied into
+      // one set per operation (that is quadratic in the size of a change set).
       const scope = dependencyScope(operation)
-      for (const id of inSet) scope.add(id)
-      planned.push(planOne(operation, scope, stepIndex))
+      planned.push(planOne(operation, (id) => inSet.has(id) || scope.has(id), stepIndex))
       if (operation.id !== undefined) {
         inSet.add(operation.id)
         earlier.add(operation.id)

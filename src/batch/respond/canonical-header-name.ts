@@ -10,7 +10,15 @@ const SPECIAL: ReadonlyMap<string, string> = new Map(
   ]),
 )
 
+/** Names seen so far: a batch answer repeats the same few names in every item. Bounded, as names come from handlers. */
+const known = new Map<string, string>()
+const KNOWN_LIMIT = 1000
+
 export function canonicalHeaderName(name: string): string {
+  let canonical = known.get(name)
+  if (canonical !== undefined) return canonical
   const lower = name.toLowerCase()
-  return SPECIAL.get(lower) ?? lower.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
+  canonical = SPECIAL.get(lower) ?? lower.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
+  if (known.size < KNOWN_LIMIT) known.set(name, canonical)
+  return canonical
 }

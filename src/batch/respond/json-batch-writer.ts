@@ -10,17 +10,34 @@ import type { BatchResultWriter, OperationOutcome } from '../execute/execute-bat
 import type { PlannedOperation, PlanStep } from '../plan/plan-batch.js'
 import { canonicalHeaderName } from './canonical-header-name.js'
 
+/** `"Name":` of a header in an item's `headers`, canonical and quoted; undefined for Content-Length (not carried). */
+const memberNames = new Map<string, string | undefined>()
+
+function headerMember(name: string): string | undefined {
+  if (memberNames.has(name)) return memberNames.get(name)
+  const member = name.toLowerCase() === 'content-length' ? undefined : `${JSON.stringify(canonicalHeaderName(name))}:`
+  // Names come from handlers, a handful in all; the bound only keeps a mistake from growing it.
+  if (memberNames.size < 1000) memberNames.set(name, member)
+  return member
+}
+
 function item(planned: PlannedOperation, response: CollectedResponse): string {
   const operation = planned.operation
   let text = '{'
   if (operation.id !== undefined) text += `"id":${JSON.stringify(operation.id)},`
   if (operation.atomicityGroup !== undefined) text += `"atomicityGroup":${JSON.stringify(operation.atomicityGroup)},`
   text += `"status":${response.status}`
-  const headers = Object.entries(response.headers).filter(([name]) => name.toLowerCase() !== 'content-length')
-  if (headers.length > 0)
-    text += `,"headers":{${headers.map(([name, value]) => `${JSON.stringify(canonicalHeaderName(name))}:${JSON.stringify(value)}`).join(',')}}`
+  let headers = ''
+  let contentType = ''
+  for (const name in response.headers) {
+    const value = response.headers[name]!
+    if (name === 'Content-Type') contentType = value
+    const member = headerMember(name)
+    if (member !== undefined) headers += `${headers === '' ? '' : ','}${member}${JSON.stringify(value)}`
+  }
+  if (headers !== '') text += `,"headers":{${headers}}`
   if (response.body.length > 0) {
-    const isJson = /json/i.test(response.headers['Content-Type'] ?? '')
+    const isJson = /json/i.test(contentType)
     text += `,"body":${isJson ? response.body : JSON.stringify(response.body)}`
   }
   return `${text}}`
@@ -34,14 +51,16 @@ export class JsonBatchWriter implements BatchResultWriter {
     private readonly headers: Readonly<Record<string, string>>,
   ) {}
 
-  private emit(text: string): void {
+  /** Writes items, joined, in one write: a change set of hundreds is one chunk for the socket, not hundreds. */
+  private emit(texts: readonly string[]): void {
+    if (texts.length === 0) return
     if (this.count === 0) this.sink.begin(200, { ...this.headers, 'Content-Type': 'application/json;odata.metadata=minimal;charset=utf-8' })
-    this.sink.write(`${this.count === 0 ? '{"responses":[' : ','}${text}`)
-    this.count++
+    this.sink.write(`${this.count === 0 ? '{"responses":[' : ','}${texts.join(',')}`)
+    this.count += texts.length
   }
 
   operation(outcome: OperationOutcome): void {
-    this.emit(item(outcome.planned, outcome.response))
+    this.emit([item(outcome.planned, outcome.response)])
   }
 
   changeSet(
@@ -49,21 +68,18 @@ export class JsonBatchWriter implements BatchResultWriter {
     outcomes: readonly OperationOutcome[],
     failed: OperationOutcome | undefined,
   ): void {
-    step.operations.forEach((planned, i) => {
+    const texts = step.operations.map((planned, i) => {
       // Outcomes come in the order of the operations; the search is for anything else.
       const outcome = outcomes[i]?.planned === planned ? outcomes[i] : outcomes.find((o) => o.planned === planned)
-      if (!failed) {
-        this.emit(item(planned, outcome!.response))
-      } else if (failed.planned === planned) {
-        this.emit(item(planned, failed.response))
-      } else {
-        const reason = new ODataError(
-          'FailedDependency',
-          `Not applied: operation ${failed.planned.operation.id ?? failed.planned.operation.index + 1} of the same atomicity group failed`,
-        )
-        this.emit(item(planned, errorResponse(reason)))
-      }
+      if (!failed) return item(planned, outcome!.response)
+      if (failed.planned === planned) return item(planned, failed.response)
+      const reason = new ODataError(
+        'FailedDependency',
+        `Not applied: operation ${failed.planned.operation.id ?? failed.planned.operation.index + 1} of the same atomicity group failed`,
+      )
+      return item(planned, errorResponse(reason))
     })
+    this.emit(texts)
   }
 
   finish(): void {
