@@ -12,7 +12,10 @@ export interface ServerProcess {
 
 export async function startServerProcess(script: string, args: readonly string[]): Promise<ServerProcess> {
   const profile = process.env.BENCH_CPU_PROF
-  const execArgv = [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), ...(process.env.BENCH_SERVER_FLAGS ? process.env.BENCH_SERVER_FLAGS.split(' ') : [])]
+  const execArgv = [
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+    ...(process.env.BENCH_SERVER_FLAGS ? process.env.BENCH_SERVER_FLAGS.split(' ') : []),
+  ]
   const child: ChildProcess = fork(fileURLToPath(new URL(script, import.meta.url)), [...args], { stdio: 'inherit', execArgv })
   await new Promise((resolve, reject) => {
     child.once('message', resolve)
