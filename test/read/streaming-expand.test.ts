@@ -21,6 +21,7 @@ const path = `${REFERENCE_ROOT}AccumulationRegister_Stock_RecordType?$expand=Pro
 t.test('a slow reader of an expanded export holds the query, and gets every row with its product', async (t) => {
   const read = await readWithStall(service.port, path, 600)
   t.equal(read.rowsPulled.later, read.rowsPulled.stalled, 'no rows are pulled while the reader does not read')
+  t.ok(read.rowsPulled.stalled - read.rowsPulled.before < total, 'the query stalled part-way')
   const rows = JSON.parse(read.body).value as { LineNumber: number; Product: { Code: string } | null; Warehouse: { Code: string } | null }[]
   t.equal(rows.length, total, 'every row arrived')
   t.ok(

@@ -60,8 +60,16 @@ export interface StalledRead {
  */
 export async function readWithStall(port: number, path: string, pauseMs: number): Promise<StalledRead> {
   const { socket, first, rowsPulledBefore: before } = await openReader(port, path)
-  await sleep(pauseMs)
-  const stalled = streamStatistics.rowsPulled
+  // The service pulls rows until the socket's buffers are full, then stalls. On a busy machine filling them
+  // takes longer than one pause: wait (bounded) for two equal readings, then look again after one more
+  // pause. A service that never stalls reads every row, which the callers' "part-way" checks catch.
+  let stalled = streamStatistics.rowsPulled
+  for (const started = Date.now(); Date.now() - started < 30_000; ) {
+    await sleep(pauseMs)
+    const now = streamStatistics.rowsPulled
+    if (now === stalled) break
+    stalled = now
+  }
   await sleep(pauseMs)
   const later = streamStatistics.rowsPulled
   const chunks = [first]
