@@ -49,8 +49,16 @@ export function jsonFormat(request: ServiceRequest): JsonFormat {
   )
 }
 
+/** Content types by format: a few formats, asked for by every answer (each created entity of a batch). */
+const contentTypes = new WeakMap<JsonFormat, string>()
+
 export function contentType(format: JsonFormat): string {
-  return `application/json;odata.metadata=${format.metadata};odata.streaming=true;IEEE754Compatible=${format.ieee754Compatible};charset=utf-8`
+  let type = contentTypes.get(format)
+  if (type === undefined) {
+    type = `application/json;odata.metadata=${format.metadata};odata.streaming=true;IEEE754Compatible=${format.ieee754Compatible};charset=utf-8`
+    contentTypes.set(format, type)
+  }
+  return type
 }
 
 export function responseHeaders(format: JsonFormat, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
