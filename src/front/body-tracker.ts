@@ -33,15 +33,20 @@ export class BodyTracker {
     }
   }
 
-  track(piece: Uint8Array): TrackResult {
+  /**
+   * `emit`, when given, receives the bytes to forward: a chunked body in its plain form (chunked-scanner.ts),
+   * any other as it came. Without it the caller forwards the `used` bytes as they came.
+   */
+  track(piece: Buffer, emit?: (bytes: Buffer) => void): TrackResult {
     switch (this.framing.kind) {
       case 'length': {
         const used = Math.min(this.remaining, piece.length)
+        if (used > 0) emit?.(piece.subarray(0, used))
         this.remaining -= used
         return { used, done: this.remaining === 0, malformed: false }
       }
       case 'chunked': {
-        const { used, done } = this.chunked!.scan(piece)
+        const { used, done } = this.chunked!.scan(piece, emit)
         return { used, done, malformed: this.chunked!.malformed }
       }
       case 'none':
@@ -49,6 +54,7 @@ export class BodyTracker {
       default:
         // Until the connection closes (a response without a length), or a request that cannot be
         // framed: everything that comes belongs to it.
+        emit?.(piece)
         return { used: piece.length, done: false, malformed: false }
     }
   }

@@ -1,6 +1,9 @@
-// Finds where a chunked body ends (RFC 9112 §7.1) without decoding it: the front forwards the bytes as
-// they came and needs only to know which of them still belong to the message. A byte state machine fed
-// piece by piece, so a chunk-size line, a chunk or the trailer may be split anywhere between packets.
+// Finds where a chunked body ends (RFC 9112 §7.1): the front needs to know which bytes still belong to the
+// message. A byte state machine fed piece by piece, so a chunk-size line, a chunk or the trailer may be
+// split anywhere between packets. Given an `emit`, it also writes the body out again in the plainest form
+// of the coding: chunk extensions and trailer fields dropped (RFC 9112 §7.1.1 lets a recipient ignore the
+// one, RFC 9110 §6.5.1 discard the other). uWS parses neither: it refuses an extension with 400 and reads a
+// trailer field as the next request, which is a request the front never framed.
 // Bounds: a chunk-size line (with its extensions) and the trailer section are limited, so a peer cannot
 // make the front hold an unbounded line; the chunk data itself is only counted, never held.
 
@@ -8,6 +11,7 @@ const MAX_SIZE_LINE_BYTES = 4096
 const MAX_TRAILER_BYTES = 64 * 1024
 const CR = 0x0d
 const LF = 0x0a
+const CRLF = Buffer.from('\r\n', 'latin1')
 
 type State = 'size' | 'extension' | 'size-lf' | 'data' | 'data-cr' | 'data-lf' | 'trailer-line' | 'trailer-lf' | 'done'
 
@@ -32,8 +36,11 @@ export class ChunkedScanner {
     return this.state === 'done'
   }
 
-  /** Consumes a piece; stops at the end of the body. On malformed framing `malformed` is set and `used` is where it was found. */
-  scan(piece: Uint8Array): ScanResult {
+  /**
+   * Consumes a piece; stops at the end of the body. On malformed framing `malformed` is set and `used` is
+   * where it was found. `emit`, when given, receives the body in its plain form (chunk data as subarrays).
+   */
+  scan(piece: Buffer, emit?: (bytes: Buffer) => void): ScanResult {
     let at = 0
     while (at < piece.length && this.state !== 'done' && !this.malformed) {
       const byte = piece[at]!
@@ -61,6 +68,7 @@ export class ChunkedScanner {
         case 'size-lf':
           if (byte !== LF) return this.fail(at)
           at++
+          emit?.(Buffer.from(`${this.size.toString(16)}\r\n`, 'latin1'))
           if (this.size === 0) {
             this.state = 'trailer-line'
             this.lineEmpty = true
@@ -68,6 +76,7 @@ export class ChunkedScanner {
           break
         case 'data': {
           const take = Math.min(this.size, piece.length - at)
+          emit?.(piece.subarray(at, at + take))
           this.size -= take
           at += take
           if (this.size === 0) this.state = 'data-cr'
@@ -80,6 +89,7 @@ export class ChunkedScanner {
           break
         case 'data-lf':
           if (byte !== LF) return this.fail(at)
+          emit?.(CRLF)
           this.state = 'size'
           this.sizeDigits = 0
           this.lineBytes = 0
@@ -95,8 +105,10 @@ export class ChunkedScanner {
         case 'trailer-lf':
           if (byte !== LF) return this.fail(at)
           at++
-          if (this.lineEmpty) this.state = 'done'
-          else {
+          if (this.lineEmpty) {
+            this.state = 'done'
+            emit?.(CRLF)
+          } else {
             this.state = 'trailer-line'
             this.lineEmpty = true
           }

@@ -10,12 +10,15 @@
 // arrive while an answer is pending are held, and the client is not read further until the answer is
 // out, so a pipelining client holds at most one read of memory.
 import type { Socket } from 'node:net'
+import { ODataError, errorBody } from '../errors.js'
 import { type BodyFraming, requestFraming, responseFraming, responseStatus } from './body-framing.js'
 import { BodyTracker } from './body-tracker.js'
 import { asksToClose, type MessageHead, parseMessageHead } from './message-head.js'
 
 const EMPTY = Buffer.alloc(0)
 const HEAD_END = Buffer.from('\r\n\r\n')
+/** How long a finished connection's remaining input is read and dropped before it is closed. */
+const LINGER_MS = 2000
 /** A response head from the service is never near this; past it the service's side is broken. */
 const MAX_RESPONSE_HEAD_BYTES = 1024 * 1024
 
@@ -50,15 +53,24 @@ export class FrontConnection {
     private readonly upstream: Socket,
     private readonly options: FrontConnectionOptions,
   ) {
+    // Corked while one read is handled: the pieces it forwards leave in one write.
     client.on('data', (chunk: Buffer) => {
+      // After the last answer the client's bytes are read only to be dropped (finish).
+      if (this.finished) return
       this.held = this.held.length === 0 ? chunk : Buffer.concat([this.held, chunk])
+      upstream.cork()
       this.pump()
+      upstream.uncork()
     })
     client.on('end', () => this.onClientEnd())
     client.on('drain', () => upstream.resume())
     client.on('error', () => undefined)
     client.on('close', () => this.close())
-    upstream.on('data', (chunk: Buffer) => this.onUpstreamData(chunk))
+    upstream.on('data', (chunk: Buffer) => {
+      client.cork()
+      this.onUpstreamData(chunk)
+      client.uncork()
+    })
     upstream.on('drain', () => {
       this.upstreamFull = false
       this.updateFlow()
@@ -88,8 +100,7 @@ export class FrontConnection {
       }
       if (this.requestBody !== undefined) {
         if (this.held.length === 0) break
-        const { used, done, malformed } = this.requestBody.track(this.held)
-        if (used > 0) this.toUpstream(this.held.subarray(0, used))
+        const { used, done, malformed } = this.requestBody.track(this.held, this.forward)
         this.held = this.held.subarray(used)
         if (malformed) {
           // A chunk size that does not parse: the service (uWS) refuses it; it gets the bytes as sent.
@@ -158,9 +169,7 @@ export class FrontConnection {
   }
 
   private refuseHead(): void {
-    const body = JSON.stringify({
-      error: { code: 'HeaderTooLarge', message: `The request head passed ${this.options.maxHeadBytes} bytes` },
-    })
+    const body = JSON.stringify(errorBody(new ODataError('HeaderTooLarge', `The request head passed ${this.options.maxHeadBytes} bytes`)))
     this.client.write(
       `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json;charset=utf-8\r\nOData-Version: 4.0\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -238,14 +247,23 @@ export class FrontConnection {
     if (!this.awaiting) this.finish()
   }
 
-  /** The answer is out: the client's connection ends once it has been written, the service's now. */
+  /**
+   * The answer is out: the client's connection ends once it has been written, the service's now. A client
+   * may still be sending (a body refused by its length, a pipeline after the last request): what it sends
+   * is read and dropped for a while, since closing with unread bytes would make the system reset the
+   * connection, and a reset can destroy the answer before the client reads it (RFC 9112 §9.6).
+   */
   private finish(): void {
     if (this.finished) return
     this.finished = true
     this.held = EMPTY
     this.client.end()
+    this.client.resume()
+    setTimeout(() => this.client.destroy(), LINGER_MS).unref()
     this.upstream.destroy()
   }
+
+  private readonly forward = (bytes: Buffer) => this.toUpstream(bytes)
 
   private toUpstream(bytes: Buffer): void {
     if (!this.upstream.write(bytes)) this.upstreamFull = true
@@ -257,7 +275,8 @@ export class FrontConnection {
 
   private updateFlow(): void {
     const sendingRequest = this.requestBody !== undefined || this.forwardingRest
-    const hold = this.finished || this.upstreamFull || (this.awaiting && !sendingRequest && this.held.length > 0)
+    if (this.finished) return
+    const hold = this.upstreamFull || (this.awaiting && !sendingRequest && this.held.length > 0)
     if (hold) this.client.pause()
     else if (this.client.isPaused()) this.client.resume()
   }
