@@ -108,7 +108,10 @@ t.test('pipelines cut at seeded random offsets: heads, chunk-size lines and CRLF
     const requests = [
       getByKey(products[round % 4]!.Ref_Key),
       postItemChunked(code, 1 + Math.floor(random() * 12)),
-      `GET ${REFERENCE_ROOT}Catalog_Products?$filter=Code eq '${code}'&$select=Code HTTP/1.1\r\nHost: x\r\n${auth}\r\n`.replace(/ eq /g, '%20eq%20'),
+      `GET ${REFERENCE_ROOT}Catalog_Products?$filter=Code eq '${code}'&$select=Code HTTP/1.1\r\nHost: x\r\n${auth}\r\n`.replace(
+        / eq /g,
+        '%20eq%20',
+      ),
       `DELETE ${REFERENCE_ROOT}Catalog_Products?x HTTP/1.1\r\nHost: x\r\n${auth}\r\n`,
       getByKey(products[(round + 1) % 4]!.Ref_Key),
       // Last: after a HEAD answer uWS closes its connection at the next request, front or not.
@@ -121,14 +124,18 @@ t.test('pipelines cut at seeded random offsets: heads, chunk-size lines and CRLF
     const bodies = result.answers.map((answer) => (answer.body === '' ? undefined : JSON.parse(answer.body)))
     const expected = [200, 201, 200, 405, 200, 200]
     if (JSON.stringify(statuses) !== JSON.stringify(expected) || result.closed) {
-      failures.push(`#${round} cuts ${JSON.stringify(cuts)}: ${JSON.stringify(statuses)}${result.closed ? ' (closed)' : ''} ${result.leftover}`)
+      failures.push(
+        `#${round} cuts ${JSON.stringify(cuts)}: ${JSON.stringify(statuses)}${result.closed ? ' (closed)' : ''} ${result.leftover}`,
+      )
       continue
     }
     if (bodies[0].Code !== products[round % 4]!.Code) failures.push(`#${round}: the first answer is not its entity`)
     if (bodies[1].Code !== code) failures.push(`#${round}: the create answered ${bodies[1].Code}`)
-    if (JSON.stringify(bodies[2].value) !== JSON.stringify([{ Code: code }])) failures.push(`#${round}: the read-back found ${JSON.stringify(bodies[2])}`)
+    if (JSON.stringify(bodies[2].value) !== JSON.stringify([{ Code: code }]))
+      failures.push(`#${round}: the read-back found ${JSON.stringify(bodies[2])}`)
     if (bodies[4].Code !== products[(round + 1) % 4]!.Code) failures.push(`#${round}: the fifth answer is not its entity`)
-    if (bodies[5] !== undefined || result.answers[5]!.headers.get('content-length') === undefined) failures.push(`#${round}: HEAD has a body or no length`)
+    if (bodies[5] !== undefined || result.answers[5]!.headers.get('content-length') === undefined)
+      failures.push(`#${round}: HEAD has a body or no length`)
   }
   t.same(failures, [])
 })
@@ -136,7 +143,9 @@ t.test('pipelines cut at seeded random offsets: heads, chunk-size lines and CRLF
 t.test('a request pipelined after a 413 is not answered, and the connection closes', async (t) => {
   const declared = 11 * 1024 * 1024
   const tooLarge = Buffer.concat([
-    Buffer.from(`POST ${REFERENCE_ROOT}Catalog_Products HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`),
+    Buffer.from(
+      `POST ${REFERENCE_ROOT}Catalog_Products HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`,
+    ),
     Buffer.alloc(declared, 0x20),
   ])
   const result = await pipelinedExchange(service.port, [tooLarge, getByKey(products[0]!.Ref_Key)])

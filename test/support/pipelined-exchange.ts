@@ -68,18 +68,26 @@ export function pipelinedExchange(
       socket.setNoDelay(true)
       for (const [i, piece] of pieces.entries()) {
         if (i > 0) await new Promise((wait) => setTimeout(wait, options.gapMs ?? 5))
-        if (settled) return
+        if (settled) break
         socket.write(piece)
       }
-      options.afterWrites?.()
+      afterWrites()
     })
     let received = Buffer.alloc(0)
     const answers: PipelinedAnswer[] = []
     let consumed = 0
     let settled = false
+    let writesDone = false
+    // Also when the connection ends before every piece is written, so a lock released there never stays held.
+    const afterWrites = () => {
+      if (writesDone) return
+      writesDone = true
+      options.afterWrites?.()
+    }
     const finish = (closed: boolean) => {
       if (settled) return
       settled = true
+      afterWrites()
       clearTimeout(timer)
       socket.destroy()
       resolve({ answers, closed, leftover: received.subarray(consumed).toString('latin1') })
