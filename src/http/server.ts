@@ -221,6 +221,13 @@ export async function startServer(context: ServiceContext, options: ServerOption
 
   // Behind the front uWS listens on a unix socket in a directory of this user's alone.
   const socketDirectory = behindFront ? mkdtempSync(join(tmpdir(), 'odata-uws-')) : undefined
+  // Also when the process ends without closing the server (a benchmark's child, a crash of the worker).
+  const removeSocketDirectory = () => {
+    if (!socketDirectory) return
+    process.off('exit', removeSocketDirectory)
+    rmSync(socketDirectory, { recursive: true, force: true })
+  }
+  if (socketDirectory) process.once('exit', removeSocketDirectory)
   const listenSocket = await new Promise<uws.us_listen_socket>((resolve, reject) => {
     const listened = (socket: uws.us_listen_socket | false) => {
       if (socket) resolve(socket)
@@ -249,7 +256,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
     } catch (error) {
       uws.us_listen_socket_close(listenSocket)
       app.close()
-      rmSync(socketDirectory, { recursive: true, force: true })
+      removeSocketDirectory()
       throw new Error(`Cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`)
     }
   }
@@ -264,7 +271,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
   const closeConnections = () => {
     app.close()
     front?.closeAll()
-    if (socketDirectory) rmSync(socketDirectory, { recursive: true, force: true })
+    removeSocketDirectory()
   }
   return {
     port: front?.port ?? uws.us_socket_local_port(listenSocket),
