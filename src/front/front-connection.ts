@@ -67,9 +67,8 @@ export class FrontConnection {
     client.on('error', () => undefined)
     client.on('close', () => this.close())
     upstream.on('data', (chunk: Buffer) => {
-      client.cork()
       this.onUpstreamData(chunk)
-      client.uncork()
+      this.flushToClient()
     })
     upstream.on('drain', () => {
       this.upstreamFull = false
@@ -170,6 +169,7 @@ export class FrontConnection {
 
   private refuseHead(): void {
     const body = JSON.stringify(errorBody(new ODataError('HeaderTooLarge', `The request head passed ${this.options.maxHeadBytes} bytes`)))
+    this.flushToClient()
     this.client.write(
       `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json;charset=utf-8\r\nOData-Version: 4.0\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -257,6 +257,7 @@ export class FrontConnection {
     if (this.finished) return
     this.finished = true
     this.held = EMPTY
+    this.flushToClient()
     this.client.end()
     this.client.resume()
     setTimeout(() => this.client.destroy(), LINGER_MS).unref()
@@ -269,8 +270,27 @@ export class FrontConnection {
     if (!this.upstream.write(bytes)) this.upstreamFull = true
   }
 
+  /**
+   * An answer's head and body usually arrive in one read and leave as they came: adjacent pieces of the same
+   * read are joined back into one write (one system call, not one per piece).
+   */
   private toClient(bytes: Buffer): void {
-    if (!this.client.write(bytes)) this.upstream.pause()
+    const pending = this.pendingToClient
+    if (pending !== undefined && pending.buffer === bytes.buffer && pending.byteOffset + pending.length === bytes.byteOffset) {
+      this.pendingToClient = Buffer.from(pending.buffer, pending.byteOffset, pending.length + bytes.length)
+      return
+    }
+    this.flushToClient()
+    this.pendingToClient = bytes
+  }
+
+  private pendingToClient: Buffer | undefined
+
+  private flushToClient(): void {
+    const pending = this.pendingToClient
+    if (pending === undefined) return
+    this.pendingToClient = undefined
+    if (!this.client.write(pending)) this.upstream.pause()
   }
 
   private updateFlow(): void {
