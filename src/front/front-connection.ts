@@ -78,9 +78,12 @@ export class FrontConnection {
     upstream.on('close', () => this.onUpstreamClose())
   }
 
-  /** Nothing is in flight: no request pending and none half-read (what an idle timeout may close). */
+  /**
+   * No request is out: what an idle timeout may close. A head that stays half-sent counts as idle, so a
+   * client cannot hold a connection by sending a head slowly.
+   */
   get idle(): boolean {
-    return !this.awaiting && this.held.length === 0
+    return !this.awaiting
   }
 
   /** Ends both connections now. */
