@@ -26,10 +26,17 @@ export interface RunningFront {
   stopAccepting(): void
   /** Ends every connection now. */
   closeAll(): void
+  /**
+   * Resolves when every connection has ended, or after `timeoutMs` when the rest are ended at once. After
+   * uWS has closed its side each client connection ends once its last answer is written to it: closing them
+   * at once could cut an answer still on its way through the front.
+   */
+  drain(timeoutMs: number): Promise<void>
 }
 
 export function startSerializingFront(options: FrontOptions): Promise<RunningFront> {
   const connections = new Set<FrontConnection>()
+  let drained: (() => void) | undefined
   const server = net.createServer({ noDelay: true }, (client) => {
     const upstream = net.connect(options.upstreamPath)
     const connection = new FrontConnection(client, upstream, {
@@ -37,11 +44,19 @@ export function startSerializingFront(options: FrontOptions): Promise<RunningFro
       clientAddress: client.remoteAddress ?? '',
     })
     connections.add(connection)
-    client.on('close', () => connections.delete(connection))
+    client.on('close', () => {
+      connections.delete(connection)
+      if (connections.size === 0) drained?.()
+    })
     client.setTimeout(options.idleTimeoutMs ?? 10_000, () => {
       if (connection.idle) connection.close()
     })
   })
+  const closeAll = () => {
+    server.close()
+    for (const connection of connections) connection.close()
+    connections.clear()
+  }
   return new Promise((resolve, reject) => {
     server.once('error', reject)
     server.listen({ host: options.host, port: options.port }, () => {
@@ -49,10 +64,20 @@ export function startSerializingFront(options: FrontOptions): Promise<RunningFro
       resolve({
         port: (server.address() as net.AddressInfo).port,
         stopAccepting: () => server.close(),
-        closeAll() {
+        closeAll,
+        drain(timeoutMs) {
           server.close()
-          for (const connection of connections) connection.close()
-          connections.clear()
+          if (connections.size === 0) return Promise.resolve()
+          return new Promise((resolve) => {
+            const timer = setTimeout(() => {
+              closeAll()
+              resolve()
+            }, timeoutMs)
+            drained = () => {
+              clearTimeout(timer)
+              resolve()
+            }
+          })
         },
       })
     })

@@ -59,6 +59,8 @@ export interface RunningServer {
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH'])
+/** At a graceful stop, how long the front's connections may take to pass on their last answers. */
+const FRONT_DRAIN_MS = 3000
 
 function absoluteRoot(headers: ReadonlyMap<string, string>, root: string, fallbackHost: string): string {
   const proto = headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http'
@@ -284,7 +286,10 @@ export async function startServer(context: ServiceContext, options: ServerOption
       inFlight.draining = true
       await inFlight.idle(timeoutMs)
       const cutOff = inFlight.size
-      closeConnections()
+      app.close()
+      // Answers uWS has written may still be on their way through the front: its connections end after them.
+      await front?.drain(FRONT_DRAIN_MS)
+      removeSocketDirectory()
       return cutOff
     },
   }
