@@ -17,6 +17,7 @@ import { asksToClose, type MessageHead, parseMessageHead } from './message-head.
 
 const EMPTY = Buffer.alloc(0)
 const HEAD_END = Buffer.from('\r\n\r\n')
+const FORWARDED_FOR = /^\s*x-forwarded-for\s*:/i
 /** How long a finished connection's remaining input is read and dropped before it is closed. */
 const LINGER_MS = 2000
 /** A response head from the service is never near this; past it the service's side is broken. */
@@ -144,13 +145,6 @@ export class FrontConnection {
     this.awaiting = true
     this.responseHead = EMPTY
     this.responseBody = undefined
-    if (head.malformed) {
-      // uWS closes the connection at a head line that does not parse; it gets the head as sent.
-      this.toUpstream(Buffer.concat([headBytes, HEAD_END]))
-      this.forwardingRest = true
-      this.lastRequest = true
-      return
-    }
     this.toUpstream(this.forwardedHead(head))
     if (framing.kind === 'unframable') {
       this.forwardingRest = true
@@ -165,7 +159,9 @@ export class FrontConnection {
    */
   private forwardedHead(head: MessageHead): Buffer {
     let text = head.startLine
-    for (const field of head.fields) if (field.name !== 'x-forwarded-for') text += `\r\n${field.line}`
+    // Every line as sent, those that do not parse too (uWS refuses those itself, as without the front), but
+    // any that names X-Forwarded-For, however spaced, so no parser behind can read the client's value.
+    for (const line of head.lines) if (!FORWARDED_FOR.test(line)) text += `\r\n${line}`
     text += `\r\nX-Forwarded-For: ${this.options.clientAddress}\r\n\r\n`
     return Buffer.from(text, 'latin1')
   }

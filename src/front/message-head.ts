@@ -13,6 +13,8 @@ export interface HeaderField {
 export interface MessageHead {
   readonly startLine: string
   readonly fields: readonly HeaderField[]
+  /** Every line after the start line as sent, those that do not parse included. */
+  readonly lines: readonly string[]
   /** A header line that is not `name: value` (or an obsolete folded line): the message cannot be trusted. */
   readonly malformed: boolean
 }
@@ -34,7 +36,7 @@ export function parseMessageHead(head: Buffer): MessageHead {
     }
     fields.push({ name: name.toLowerCase(), value: line.slice(colon + 1).trim(), line })
   }
-  return { startLine: lines[0]!, fields, malformed }
+  return { startLine: lines[0]!, fields, lines: lines.slice(1), malformed }
 }
 
 /** Every value of a header, comma lists split, in order. */

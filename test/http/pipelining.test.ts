@@ -222,4 +222,10 @@ t.test('the client’s address reaches the service from the front, never from th
     [200, 200],
   )
   t.match(spoofed.answers[0]!.body, /odata_requests_total/)
+
+  // A name spaced off its colon, or a line folded onto it, is not passed on either, whatever uWS would make of it.
+  for (const line of ['X-Forwarded-For : 203.0.113.9', 'x-forwarded-for:203.0.113.9', 'X-Other: a\r\n X-Forwarded-For: 203.0.113.9']) {
+    const odd = await pipelinedExchange(service.port, [`GET /metrics HTTP/1.1\r\nHost: x\r\n${line}\r\n\r\n`, ''], { deadlineMs: 3000 })
+    t.not(odd.answers[0]?.status, 403, `${JSON.stringify(line)}: never read as the client's address`)
+  }
 })
