@@ -12,6 +12,7 @@ const MAX_TRAILER_BYTES = 64 * 1024
 const CR = 0x0d
 const LF = 0x0a
 const CRLF = Buffer.from('\r\n', 'latin1')
+const LAST_CHUNK = Buffer.from('0\r\n\r\n', 'latin1')
 
 type State = 'size' | 'extension' | 'size-lf' | 'data' | 'data-cr' | 'data-lf' | 'trailer-line' | 'trailer-lf' | 'done'
 
@@ -68,7 +69,8 @@ export class ChunkedScanner {
         case 'size-lf':
           if (byte !== LF) return this.fail(at)
           at++
-          emit?.(Buffer.from(`${this.size.toString(16)}\r\n`, 'latin1'))
+          // The last chunk leaves whole with the blank line after its (dropped) trailer: one piece, never split.
+          if (this.size > 0) emit?.(Buffer.from(`${this.size.toString(16)}\r\n`, 'latin1'))
           if (this.size === 0) {
             this.state = 'trailer-line'
             this.lineEmpty = true
@@ -107,7 +109,7 @@ export class ChunkedScanner {
           at++
           if (this.lineEmpty) {
             this.state = 'done'
-            emit?.(CRLF)
+            emit?.(LAST_CHUNK)
           } else {
             this.state = 'trailer-line'
             this.lineEmpty = true
