@@ -3,7 +3,9 @@
 //   - GET of one catalog item by key (perf/support/key-read-servers.ts: the same SELECT);
 //   - POST of one catalog item (perf/support/bare-create-server.ts: the same transaction and INSERT).
 // Also printed: each server's CPU time per request (process.cpuUsage, over IPC). The service is asked as
-// `bench` (a profile without rate rules).
+// `bench` (a profile without rate rules). The service runs twice, without and with the request-serialising
+// front (HTTP_PIPELINING=serialize), measured alternately (off, on, on, off) between the two bare runs; the
+// front's cost is printed as the ratio on/off.
 // Run: node scripts/run-benchmarks.mjs single-requests   (BENCH_SECONDS, BENCH_CPU_PROF=<folder> for profiles)
 import { prepareBenchDatabase } from './support/bench-database.js'
 import { runLoad } from './support/load-client.js'
@@ -60,47 +62,70 @@ async function measure(
   return { requestsPerSecond: result.requestsPerSecond, cpuPerRequest: cpu / result.requests }
 }
 
-/** Bare, service, bare again; the figure against the mean of the two bare runs. */
+/** Bare; the service without the front, with it, with it, without it; bare again: each figure against the mean bare run. */
 async function compare(
   name: string,
   bareServer: [ServerProcess, number],
-  service: [ServerProcess, number],
+  plain: [ServerProcess, number],
+  fronted: [ServerProcess, number],
   request: (i: number) => Buffer,
   status: number,
 ): Promise<void> {
   await measure(...bareServer, request, status, 1) // warm-up
-  await measure(...service, request, status, 1)
+  await measure(...plain, request, status, 1)
+  await measure(...fronted, request, status, 1)
   const bareBefore = await measure(...bareServer, request, status)
-  const measured = await measure(...service, request, status)
+  const plainRuns = [await measure(...plain, request, status)]
+  const frontedRuns = [await measure(...fronted, request, status), await measure(...fronted, request, status)]
+  plainRuns.push(await measure(...plain, request, status))
   const bareAfter = await measure(...bareServer, request, status)
   const baseline = (bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2
   const bareCpu = (bareBefore.cpuPerRequest + bareAfter.cpuPerRequest) / 2
+  const mean = (runs: Measured[], of: keyof Measured) => runs.reduce((sum, run) => sum + run[of], 0) / runs.length
+  for (const [label, runs] of [
+    ['', plainRuns],
+    [' (serialising front)', frontedRuns],
+  ] as const) {
+    const cpu = mean(runs, 'cpuPerRequest')
+    printResult({
+      benchmark: `${name}${label}`,
+      figure: mean(runs, 'requestsPerSecond'),
+      unit: 'requests/s',
+      baseline,
+      baselineName: 'bare uWS handler, same SQL',
+      target: 0.7,
+      extra: {
+        connections: CONNECTIONS,
+        runs: runs.map((run) => run.requestsPerSecond),
+        serviceCpuMicrosecondsPerRequest: cpu,
+        bareCpuMicrosecondsPerRequest: bareCpu,
+        bareRuns: [bareBefore.requestsPerSecond, bareAfter.requestsPerSecond],
+      },
+    })
+    console.log(`  CPU per request: service${label} ${cpu.toFixed(1)} µs, bare handler ${bareCpu.toFixed(1)} µs`)
+  }
   printResult({
-    benchmark: name,
-    figure: measured.requestsPerSecond,
+    benchmark: `${name} front on/off`,
+    figure: mean(frontedRuns, 'requestsPerSecond'),
     unit: 'requests/s',
-    baseline,
-    baselineName: 'bare uWS handler, same SQL',
-    target: 0.7,
-    extra: {
-      connections: CONNECTIONS,
-      serviceCpuMicrosecondsPerRequest: measured.cpuPerRequest,
-      bareCpuMicrosecondsPerRequest: bareCpu,
-      bareRuns: [bareBefore.requestsPerSecond, bareAfter.requestsPerSecond],
-    },
+    baseline: mean(plainRuns, 'requestsPerSecond'),
+    baselineName: 'the service without the front',
+    extra: { cpuRatio: mean(frontedRuns, 'cpuPerRequest') / mean(plainRuns, 'cpuPerRequest') },
   })
-  console.log(`  CPU per request: service ${measured.cpuPerRequest.toFixed(1)} µs, bare handler ${bareCpu.toFixed(1)} µs`)
 }
 
 const servers = await Promise.all([
   startServerProcess('./key-read-servers.js', ['service', '18151']),
   startServerProcess('./key-read-servers.js', ['bare', '18152']),
   startServerProcess('./bare-create-server.js', ['18153']),
+  startServerProcess('./key-read-servers.js', ['service-serialize', '18154']),
 ])
-const [service, bareRead, bareCreate] = servers
+const [service, bareRead, bareCreate, fronted] = servers
 try {
-  await compare('single-requests get-by-key', [bareRead!, 18152], [service!, 18151], (i) => reads[i % reads.length]!, 200)
-  await compare('single-requests post-catalog-item', [bareCreate!, 18153], [service!, 18151], () => create(), 201)
+  const plain: [ServerProcess, number] = [service!, 18151]
+  const withFront: [ServerProcess, number] = [fronted!, 18154]
+  await compare('single-requests get-by-key', [bareRead!, 18152], plain, withFront, (i) => reads[i % reads.length]!, 200)
+  await compare('single-requests post-catalog-item', [bareCreate!, 18153], plain, withFront, () => create(), 201)
 } finally {
   await Promise.all(servers.map((s) => s.stop()))
   await cleanUp()

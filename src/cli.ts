@@ -116,6 +116,7 @@ async function serveOneProcess(
     port: environment.port,
     metricsToken: environment.metricsToken,
     corsOrigins: environment.corsOrigins,
+    pipelining: environment.pipelining,
   })
   stopWhen(
     gracefulStopper(server, {

@@ -71,6 +71,10 @@ export const ERROR_CODES = {
   PreconditionFailed: { status: 412, description: 'If-Match or If-None-Match does not hold.' },
   PayloadTooLarge: { status: 413, description: 'The request body (outside $batch) exceeds the size the service accepts.' },
   UnsupportedMediaType: { status: 415, description: 'The Content-Type of the body is not supported.' },
+  HeaderTooLarge: {
+    status: 431,
+    description: 'The request head (request line and headers) passes the bound (64 KiB); the connection is closed.',
+  },
   // Batch (service.md §4.4, §7, §8; decisions.md §7)
   BatchTooLarge: { status: 413, description: 'The batch body exceeds maxBatchSizeMB.' },
   TooManyOperations: {

@@ -3,6 +3,7 @@
 // pipeline rather than the demo's 6,000-operations-a-minute rule.
 // Over IPC it answers 'cpu' with its process.cpuUsage() (the service's CPU time per operation) and exits
 // on 'exit', so that a `--cpu-prof` run (BENCH_CPU_PROF, perf/support/server-process.ts) writes its profile.
+// HTTP_PIPELINING=serialize puts the request-serialising front before uWS, as the service's own setting does.
 // Usage: node build/perf/support/bench-server.js PORT
 import { buildModel } from '../../src/model/build-model.js'
 import { loadConfigurationFile } from '../../src/model/configuration.js'
@@ -13,7 +14,8 @@ import { benchAddress } from './bench-database.js'
 
 const port = Number(process.argv[2])
 const model = buildModel(loadConfigurationFile('config/demo.json'))
-await startServer(createServiceContext(model, createPool(benchAddress())), { host: '127.0.0.1', port })
+const pipelining = process.env.HTTP_PIPELINING === 'serialize' ? 'serialize' : 'uws'
+await startServer(createServiceContext(model, createPool(benchAddress())), { host: '127.0.0.1', port, pipelining })
 process.on('message', (message) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() })
   if (message === 'exit') process.exit(0)

@@ -1,7 +1,8 @@
 // The two servers the GET-by-key benchmark compares, each run in a child process of its own:
 //   service  the project's whole pipeline (mount, auth, path resolution, handler, JSON writer);
 //   bare     a bare uWS handler that runs the same mysql2 query and answers the same bytes.
-// Usage: node build/perf/support/key-read-servers.js service|bare PORT   (over IPC: 'cpu' → process.cpuUsage(), 'exit')
+//   service-serialize  the service behind the request-serialising front (HTTP_PIPELINING=serialize).
+// Usage: node build/perf/support/key-read-servers.js service|service-serialize|bare PORT   (over IPC: 'cpu' → process.cpuUsage(), 'exit')
 import * as uws from '../../src/http/uws.js'
 import { startServer } from '../../src/http/server.js'
 import { loadModel } from '../../src/model/load-model.js'
@@ -17,8 +18,9 @@ const set = model.entitySetByName.get('Catalog_Products')!
 const columns = set.properties.map((p) => `\`${p.column}\``).join(', ')
 const sql = `SELECT ${columns} FROM \`${set.table}\` WHERE \`Ref_Key\` = ? LIMIT 1`
 
-if (mode === 'service') {
-  await startServer(createServiceContext(model, pool), { host: '127.0.0.1', port })
+if (mode === 'service' || mode === 'service-serialize') {
+  const pipelining = mode === 'service-serialize' ? 'serialize' : 'uws'
+  await startServer(createServiceContext(model, pool), { host: '127.0.0.1', port, pipelining })
 } else {
   const app = uws.App()
   app.get('/*', (res, req) => {

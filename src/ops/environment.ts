@@ -21,6 +21,8 @@ export interface ProcessEnvironment {
   readonly stopTimeoutSeconds: number
   readonly metricsToken: string | undefined
   readonly corsOrigins: string | undefined
+  /** HTTP_PIPELINING: `serialize` puts the request-serialising front before uWS (src/front). */
+  readonly pipelining: 'uws' | 'serialize'
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -36,6 +38,10 @@ const VARIABLES = {
   LOG_LEVEL: { schema: { enum: LOG_LEVELS }, must: `one of ${LOG_LEVELS.join(', ')}` },
   WORKERS: { schema: { type: 'integer', minimum: 1, maximum: 256 }, must: 'a number of processes from 1 to 256' },
   STOP_TIMEOUT_SECONDS: { schema: { type: 'number', minimum: 0, maximum: 3600 }, must: 'a number of seconds from 0 to 3600' },
+  HTTP_PIPELINING: {
+    schema: { enum: ['uws', 'serialize'] },
+    must: 'uws (uWS alone) or serialize (pipelined requests answered in order, through the front)',
+  },
   METRICS_TOKEN: {
     schema: { type: 'string', minLength: 16, pattern: '^[\\x21-\\x7e]+$' },
     must: 'at least 16 visible ASCII characters, no spaces',
@@ -104,5 +110,6 @@ export function readEnvironment(environment: Readonly<Record<string, string | un
     stopTimeoutSeconds: (values.STOP_TIMEOUT_SECONDS as number | undefined) ?? 25,
     metricsToken: values.METRICS_TOKEN as string | undefined,
     corsOrigins: environment.CORS_ORIGINS?.trim() || undefined,
+    pipelining: (values.HTTP_PIPELINING as 'uws' | 'serialize' | undefined) ?? 'uws',
   }
 }

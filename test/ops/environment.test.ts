@@ -24,8 +24,10 @@ t.test('valid values are read, defaults filled in', async (t) => {
     HOST: '0.0.0.0',
     METRICS_TOKEN: 'a-long-scrape-token',
     CORS_ORIGINS: 'https://app.example.com',
+    HTTP_PIPELINING: 'serialize',
   })
   t.equal(environment.port, 9090)
+  t.equal(environment.pipelining, 'serialize')
   t.equal(environment.workers, 2)
   t.equal(environment.stopTimeoutSeconds, 2.5)
   t.equal(environment.host, '0.0.0.0')
@@ -36,6 +38,7 @@ t.test('valid values are read, defaults filled in', async (t) => {
   t.equal(defaults.stopTimeoutSeconds, 25)
   t.ok(defaults.workers >= 1, 'the number of cores')
   t.equal(defaults.configFile, 'config/demo.json')
+  t.equal(defaults.pipelining, 'uws', 'uWS alone unless the front is asked for')
 })
 
 t.test('every wrong variable is named, with what it must be and what it was', async (t) => {
@@ -68,6 +71,9 @@ t.test('every wrong variable is named, with what it must be and what it was', as
     ],
   )
   t.same(problems({ PORT: '65536' }), ['PORT: must be an integer from 0 to 65535 (got "65536")'])
+  t.same(problems({ HTTP_PIPELINING: 'on' }), [
+    'HTTP_PIPELINING: must be uws (uWS alone) or serialize (pipelined requests answered in order, through the front) (got "on")',
+  ])
   t.same(problems({ WORKERS: '1.5' }), ['WORKERS: must be a number of processes from 1 to 256 (got "1.5")'])
 })
 

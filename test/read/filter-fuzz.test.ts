@@ -232,62 +232,104 @@ t.test(`${REQUESTS} seeded random reads: 200 or 400, never 500, never a hang`, a
   t.equal(after.text, '7', 'the data is untouched')
 })
 
+/** One fuzzed request of a pipeline made without the database, and the statuses it may have. */
+function refusal(setNames: readonly string[]): [string, number[]] {
+  const set = SETS[pick(setNames)]!
+  const fuzz = encodeURIComponent(random() < 0.5 ? soup(set.properties) : mutate(pick(set.valid)))
+  switch (integer(4)) {
+    case 0:
+      return [`GET ${REFERENCE_ROOT}${pick(setNames)}?$filter=${fuzz} HTTP/1.1\r\nHost: x\r\n\r\n`, [401]]
+    case 1:
+      return [
+        `GET ${REFERENCE_ROOT}${pick(setNames)}?$orderby=${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${Buffer.from(`demo:${fuzz.slice(0, 20)}`).toString('base64')}\r\n\r\n`,
+        [401],
+      ]
+    case 2:
+      return [
+        `GET ${REFERENCE_ROOT}${pick(['Nowhere', 'Catalog_Products', 'Document_GoodsReceipt'])}(${fuzz})/x HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`,
+        [400, 404],
+      ]
+    default:
+      return [`GET /elsewhere/${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`, [404]]
+  }
+}
+
+/** One fuzzed read that runs on the database (or is refused as a bad filter). */
+function read(setNames: readonly string[]): [string, number[]] {
+  const setName = pick(setNames)
+  const set = SETS[setName]!
+  const text = random() < 0.5 ? soup(set.properties) : mutate(pick(set.valid))
+  return [
+    `GET ${REFERENCE_ROOT}${setName}?$filter=${encodeURIComponent(text)}&$top=5 HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`,
+    [200, 400],
+  ]
+}
+
+/** A read with one of the valid filters as written: it runs on the database. */
+function validRead(setNames: readonly string[]): [string, number[]] {
+  const setName = pick(setNames)
+  const filter = encodeURIComponent(pick(SETS[setName]!.valid))
+  return [`GET ${REFERENCE_ROOT}${setName}?$filter=${filter}&$top=5 HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`, [200]]
+}
+
+/** Sends the pipelines and collects what does not fit: answers out of order or missing, bodies of the wrong shape. */
+async function runPipelines(
+  port: number,
+  build: () => { requests: string[]; expected: number[][]; cuts: number[] },
+): Promise<{ failures: string[]; reads: number }> {
+  const failures: string[] = []
+  let reads = 0
+  for (let i = 0; i < PIPELINES; i++) {
+    const { requests, expected, cuts } = build()
+    const result = await pipelinedExchange(port, requests, { deadlineMs: DEADLINE_MS, cuts, gapMs: 3 })
+    const statuses = result.answers.map((answer) => answer.status)
+    const fits = statuses.length === expected.length && statuses.every((status, k) => expected[k]!.includes(status))
+    if (!fits || result.closed)
+      failures.push(
+        `#${i} ${JSON.stringify(statuses)} for ${JSON.stringify(expected)}${result.closed ? ' (closed)' : ''}: ${requests.join(' | ').slice(0, 2000)}`,
+      )
+    for (const answer of result.answers) {
+      const body = JSON.parse(answer.body)
+      if (answer.status === 200 && !Array.isArray(body.value)) failures.push(`#${i} a 200 without value`)
+      if (answer.status !== 200 && typeof body.error?.code !== 'string') failures.push(`#${i} ${answer.status} without an error code`)
+      if (answer.status === 200) reads++
+    }
+  }
+  return { failures, reads }
+}
+
 // uWS answers pipelined requests in order as long as each is answered before the next is parsed; a
 // request that waits for the database must be the last of what the client has sent so far, since uWS
 // closes a connection when a request arrives behind a pending one (README, HTTP: pipelining). So each
 // pipeline is refusals the service makes without the database (no credentials, wrong credentials, a path
 // that names nothing, no service root), fuzzed, and then one fuzzed read, all in one write.
 t.test(`${PIPELINES} seeded pipelines: every answer, in order, on one connection`, async (t) => {
-  const failures: string[] = []
   const setNames = Object.keys(SETS)
-  let reads = 0
-  for (let i = 0; i < PIPELINES; i++) {
-    const requests: string[] = []
-    const expected: number[][] = []
-    for (let n = integer(4); n > 0; n--) {
-      const set = SETS[pick(setNames)]!
-      const fuzz = encodeURIComponent(random() < 0.5 ? soup(set.properties) : mutate(pick(set.valid)))
-      switch (integer(4)) {
-        case 0:
-          requests.push(`GET ${REFERENCE_ROOT}${pick(setNames)}?$filter=${fuzz} HTTP/1.1\r\nHost: x\r\n\r\n`)
-          expected.push([401])
-          break
-        case 1:
-          requests.push(
-            `GET ${REFERENCE_ROOT}${pick(setNames)}?$orderby=${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: Basic ${Buffer.from(`demo:${fuzz.slice(0, 20)}`).toString('base64')}\r\n\r\n`,
-          )
-          expected.push([401])
-          break
-        case 2:
-          requests.push(
-            `GET ${REFERENCE_ROOT}${pick(['Nowhere', 'Catalog_Products', 'Document_GoodsReceipt'])}(${fuzz})/x HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`,
-          )
-          expected.push([400, 404])
-          break
-        default:
-          requests.push(`GET /elsewhere/${fuzz} HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`)
-          expected.push([404])
-      }
-    }
-    const setName = pick(setNames)
-    const set = SETS[setName]!
-    const text = random() < 0.5 ? soup(set.properties) : mutate(pick(set.valid))
-    requests.push(
-      `GET ${REFERENCE_ROOT}${setName}?$filter=${encodeURIComponent(text)}&$top=5 HTTP/1.1\r\nHost: x\r\nAuthorization: ${DEMO_BASIC}\r\n\r\n`,
-    )
-    expected.push([200, 400])
-    const result = await pipelinedExchange(service.port, requests, { deadlineMs: DEADLINE_MS })
-    const statuses = result.answers.map((answer) => answer.status)
-    const fits = statuses.length === expected.length && statuses.every((status, k) => expected[k]!.includes(status))
-    if (!fits || result.closed)
-      failures.push(`#${i} ${JSON.stringify(statuses)} for ${JSON.stringify(expected)}${result.closed ? ' (closed)' : ''}: ${text}`)
-    for (const answer of result.answers) {
-      const body = JSON.parse(answer.body)
-      if (answer.status === 200 && !Array.isArray(body.value)) failures.push(`#${i} a 200 without value`)
-      if (answer.status !== 200 && typeof body.error?.code !== 'string') failures.push(`#${i} ${answer.status} without an error code`)
-    }
-    if (statuses.at(-1) === 200) reads++
-  }
+  const { failures, reads } = await runPipelines(service.port, () => {
+    const pipeline = Array.from({ length: integer(4) }, () => refusal(setNames))
+    pipeline.push(read(setNames))
+    return { requests: pipeline.map(([request]) => request), expected: pipeline.map(([, statuses]) => statuses), cuts: [] }
+  })
   t.same(failures, [])
   t.ok(reads > PIPELINES / 40, 'a fair share of the pipelined reads run')
+})
+
+// Behind the request-serialising front (HTTP_PIPELINING=serialize) the reads that wait for the database go
+// anywhere in a pipeline, several of them, and the bytes arrive in one write or cut at seeded offsets.
+t.test(`${PIPELINES} seeded pipelines through the front: reads anywhere, every answer in order`, async (t) => {
+  const fronted = await startReadService('read_filter_fuzz_front', { pipelining: 'serialize' })
+  t.teardown(() => fronted.close())
+  const setNames = Object.keys(SETS)
+  const { failures, reads } = await runPipelines(fronted.port, () => {
+    const pipeline = Array.from({ length: 2 + integer(5) }, () => {
+      const kind = random()
+      return kind < 0.3 ? validRead(setNames) : kind < 0.7 ? read(setNames) : refusal(setNames)
+    })
+    const requests = pipeline.map(([request]) => request)
+    const total = requests.reduce((sum, request) => sum + Buffer.byteLength(request), 0)
+    const cuts = random() < 0.5 ? [] : Array.from({ length: 1 + integer(6) }, () => 1 + integer(total - 1))
+    return { requests, expected: pipeline.map(([, statuses]) => statuses), cuts }
+  })
+  t.same(failures, [])
+  t.ok(reads > PIPELINES / 2, `reads ran on the database in most pipelines (${reads} answers 200)`)
 })

@@ -1,5 +1,6 @@
-// HTTP/1.1 pipelining from the client's side: requests written back to back in one write on one
-// connection, and the answers read off the byte stream in order (Content-Length or chunked bodies; no body
+// HTTP/1.1 pipelining from the client's side: requests written back to back on one connection (in one
+// write, or cut at given offsets into writes some milliseconds apart), and the answers read off the byte
+// stream in order (Content-Length or chunked bodies; no body
 // for HEAD, 204 and 304). Resolves when `expected` answers are read, or when the server closes the
 // connection or `deadlineMs` passes, with what was read, and whether the stream ended cleanly between two
 // answers (`leftover` holds any bytes that are not a whole answer).
@@ -49,18 +50,44 @@ function parseAnswer(bytes: Buffer, at: number, head: boolean): { answer: Pipeli
 
 export function pipelinedExchange(
   port: number,
-  requests: readonly string[],
-  options: { heads?: readonly boolean[]; deadlineMs?: number } = {},
+  requests: readonly (string | Buffer)[],
+  options: {
+    heads?: readonly boolean[]
+    deadlineMs?: number
+    cuts?: readonly number[]
+    gapMs?: number
+    /** Called once every piece is written (a test releases a lock there, so every request arrived while the first waited). */
+    afterWrites?: () => void
+  } = {},
 ): Promise<PipelinedResult> {
+  const bytes = Buffer.concat(requests.map((request) => (typeof request === 'string' ? Buffer.from(request) : request)))
+  const offsets = [0, ...(options.cuts ?? []).filter((cut) => cut > 0 && cut < bytes.length).sort((a, b) => a - b), bytes.length]
+  const pieces = offsets.slice(1).map((end, i) => bytes.subarray(offsets[i], end))
   return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1', () => socket.write(requests.join('')))
+    const socket = net.connect(port, '127.0.0.1', async () => {
+      socket.setNoDelay(true)
+      for (const [i, piece] of pieces.entries()) {
+        if (i > 0) await new Promise((wait) => setTimeout(wait, options.gapMs ?? 5))
+        if (settled) break
+        socket.write(piece)
+      }
+      afterWrites()
+    })
     let received = Buffer.alloc(0)
     const answers: PipelinedAnswer[] = []
     let consumed = 0
     let settled = false
+    let writesDone = false
+    // Also when the connection ends before every piece is written, so a lock released there never stays held.
+    const afterWrites = () => {
+      if (writesDone) return
+      writesDone = true
+      options.afterWrites?.()
+    }
     const finish = (closed: boolean) => {
       if (settled) return
       settled = true
+      afterWrites()
       clearTimeout(timer)
       socket.destroy()
       resolve({ answers, closed, leftover: received.subarray(consumed).toString('latin1') })

@@ -57,12 +57,19 @@ export function rawRequest(
   })
 }
 
-export async function startTestService(name: string, options: { seed?: boolean; configFile?: string } = {}): Promise<TestService> {
+export async function startTestService(
+  name: string,
+  options: { seed?: boolean; configFile?: string; pipelining?: 'uws' | 'serialize' } = {},
+): Promise<TestService> {
   const model = loadModel(options.configFile ?? 'config/demo.json')
   const database = await createTestDatabase(name)
   await migrate(database.pool, model)
   if (options.seed) await seedDemoData(database.pool, model, { scale: 1 })
-  const server = await startServer(createServiceContext(model, database.pool), { host: '127.0.0.1', port: 0 })
+  const server = await startServer(createServiceContext(model, database.pool), {
+    host: '127.0.0.1',
+    port: 0,
+    pipelining: options.pipelining,
+  })
   return {
     model,
     database,

@@ -236,7 +236,10 @@ export function encodePath(path: string): string {
   return path.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c)).replaceAll('#', '%23')
 }
 
-export async function startReadService(name: string, options: { configFile?: string } = {}): Promise<ReadService> {
+export async function startReadService(
+  name: string,
+  options: { configFile?: string; pipelining?: 'uws' | 'serialize' } = {},
+): Promise<ReadService> {
   const service = await startTestService(name, options)
   await loadReadFixture(service.database.pool)
   const get = (path: string, headers: Record<string, string> = {}) =>
