@@ -1,6 +1,7 @@
 // A server of a benchmark in a child process of its own (a script beside this one: bench-server.js, …): started,
 // asked for its CPU time over IPC, stopped. With BENCH_CPU_PROF=<folder> the child runs under
-// `node --cpu-prof` and leaves its profile there when stopped (open it in Chrome's DevTools).
+// `node --cpu-prof` and leaves its profile there when stopped (open it in Chrome's DevTools); BENCH_SERVER_FLAGS
+// passes further Node/V8 flags to it (space-separated, e.g. `--max-semi-space-size=64`) to try a setting.
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
