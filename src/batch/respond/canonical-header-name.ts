@@ -10,15 +10,8 @@ const SPECIAL: ReadonlyMap<string, string> = new Map(
   ]),
 )
 
-/** Names seen so far: a batch answer repeats the same few names in every item. Bounded, as names come from handlers. */
-const known = new Map<string, string>()
-const KNOWN_LIMIT = 1000
-
+// Called once per distinct name: the JSON batch writer keeps the quoted result (json-batch-writer.ts).
 export function canonicalHeaderName(name: string): string {
-  let canonical = known.get(name)
-  if (canonical !== undefined) return canonical
   const lower = name.toLowerCase()
-  canonical = SPECIAL.get(lower) ?? lower.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
-  if (known.size < KNOWN_LIMIT) known.set(name, canonical)
-  return canonical
+  return SPECIAL.get(lower) ?? lower.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase())
 }
