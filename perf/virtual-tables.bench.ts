@@ -15,10 +15,11 @@
 // a benchmark name's part) runs only the matching cases.
 //
 // The database: VIRTUAL_BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/odata_bench_1000), seeded
-// at VIRTUAL_BENCH_SCALE (default 1000). Seeding ten million movements takes an hour or more, so `make bench`
+// at VIRTUAL_BENCH_SCALE (default 1000). Seeding ten million movements takes half an hour or more, so `make bench`
 // does not seed it: without it this benchmark reports itself skipped in one line (exit code 3, which the
 // runner counts apart from failures). `make bench-full` (BENCH_FULL=1) seeds it once and runs it. It does
-// migrate it, which recomputes the totals once if their layout is older than the code's.
+// migrate it, which recomputes the totals once if their layout is older than the code's. Before seeding and
+// measuring it gives InnoDB a buffer pool the size of such a database (support/server-memory.ts).
 // Run: node scripts/run-benchmarks.mjs virtual-tables
 import { fork, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -30,6 +31,7 @@ import { parseDatabaseUrl } from '../src/store/database-url.js'
 import { migrate } from '../src/store/migrate.js'
 import { createPool, ensureDatabase } from '../src/store/pool.js'
 import { printResult } from './support/report.js'
+import { sizeServerMemory } from './support/server-memory.js'
 
 const DATABASE_URL = process.env.VIRTUAL_BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_bench_1000'
 const SCALE = Number(process.env.VIRTUAL_BENCH_SCALE ?? 1000)
@@ -54,12 +56,14 @@ if (!marker || marker.scale < SCALE) {
     await pool.end()
     process.exit(3)
   }
+  console.log(`  ${await sizeServerMemory(pool)}`)
   const seeding = Date.now()
-  console.log(`  seeding ${address.database} at scale ${SCALE} (an hour or more) …`)
+  console.log(`  seeding ${address.database} at scale ${SCALE} (half an hour or more) …`)
   await migrate(pool, model)
   await seedDemoData(pool, model, { scale: SCALE, force: marker !== undefined })
   console.log(`  (seeded in ${((Date.now() - seeding) / 60000).toFixed(0)} min)`)
 }
+if (marker && marker.scale >= SCALE) console.log(`  ${await sizeServerMemory(pool)}`)
 const migrating = Date.now()
 await migrate(pool, model)
 if (Date.now() - migrating > 5000) console.log(`  (totals brought up to date in ${((Date.now() - migrating) / 1000).toFixed(0)} s)`)
