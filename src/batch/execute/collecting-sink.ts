@@ -80,7 +80,10 @@ export class CollectingSink implements ResponseSink {
   }
 
   result(): CollectedResponse {
-    const response = { status: this.status, headers: this.headers, body: this.chunks.join('') }
+    // One chunk (a whole answer from send) is taken as it is: join would copy it, and the batch answer copies it once more.
+    const chunks = this.chunks
+    const body = chunks.length === 1 ? chunks[0]! : chunks.join('')
+    const response = { status: this.status, headers: this.headers, body }
     return this.errorCode === undefined ? response : { ...response, errorCode: this.errorCode }
   }
 }

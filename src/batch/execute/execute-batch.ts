@@ -15,7 +15,7 @@ import type { ResponseSink } from '../../respond/response-sink.js'
 import type { ServiceRequest } from '../../service/service-request.js'
 import type { Flavour } from '../../model/flavour.js'
 import type { JsonValue } from '../intake/index.js'
-import { bodyReferences, mayBind, operationJsonBody, type BatchPlan, type PlannedOperation, type PlanStep } from '../plan/plan-batch.js'
+import { operationJsonBody, type BatchPlan, type PlannedOperation, type PlanStep } from '../plan/plan-batch.js'
 import { CollectingSink, errorResponse, type CollectedResponse } from './collecting-sink.js'
 import { isDeadlock } from '../../store/transaction.js'
 import type { WriteResult } from '../../service/writes/write-result.js'
@@ -62,6 +62,39 @@ export interface BatchExecution {
 }
 
 const failed = (response: CollectedResponse) => response.status >= 400
+
+/**
+ * An operation as the ServiceRequest a single HTTP request would be. A JSON batch's body is a parsed
+ * value already: the handler takes it as it is (`json`), and its text is made only when something reads
+ * `body` (a repeatable request's fingerprint). A class rather than an object literal with a getter: one
+ * shape for every operation, and no closure per operation.
+ */
+class OperationRequest implements ServiceRequest {
+  readonly subject: SubjectModel
+  readonly flavour: Flavour
+  readonly serviceRoot: string
+  readonly linkRoot: string | undefined
+
+  constructor(
+    readonly method: string,
+    readonly path: ResourcePath,
+    readonly query: ReturnType<typeof parseQueryOptions>,
+    readonly headers: ReadonlyMap<string, string>,
+    execution: BatchExecution,
+    private bodyBytes: Buffer | undefined,
+    readonly json: JsonValue | undefined,
+  ) {
+    this.subject = execution.subject
+    this.flavour = execution.flavour
+    this.serviceRoot = execution.serviceRoot
+    this.linkRoot = execution.linkRoot
+  }
+
+  get body(): Buffer | undefined {
+    if (this.bodyBytes === undefined && this.json !== undefined) this.bodyBytes = Buffer.from(JSON.stringify(this.json))
+    return this.bodyBytes
+  }
+}
 
 function dependencyFailure(planned: PlannedOperation, failedNames: ReadonlySet<string>): ODataError | undefined {
   const dependency = planned.operation.dependsOn.find((name) => failedNames.has(name))
@@ -142,34 +175,22 @@ export async function executeBatch(
       copy.delete('authorization')
       headers = copy
     }
-    const query = parseQueryOptions(target.query)
-    const common = {
-      method: operation.method,
-      path: pathOf(rest),
-      query,
-      headers,
-      subject: execution.subject,
-      flavour: execution.flavour,
-      serviceRoot: execution.serviceRoot,
-      linkRoot: execution.linkRoot,
-    }
     const source = operation.body
-    if (!source) return { ...common, body: undefined }
-    const json = mayBind(source) ? operationJsonBody(operation) : undefined
-    if (json !== undefined && bodyReferences(json).length > 0)
-      return { ...common, body: Buffer.from(JSON.stringify(substituteBindings(json, locations))) }
-    if (source.kind === 'bytes') return { ...common, body: source.bytes }
-    // A JSON batch's body is a parsed value already: the handler takes it as it is (`json`); its text is
-    // made only when something reads `body` (a repeatable request's fingerprint).
-    const value = source.value
-    let text: Buffer | undefined
-    return {
-      ...common,
-      json: value,
-      get body() {
-        return (text ??= Buffer.from(JSON.stringify(value)))
-      },
-    }
+    let body: Buffer | undefined
+    let json: JsonValue | undefined
+    if (!source) body = undefined
+    else if (planned.bindsReferences) body = Buffer.from(JSON.stringify(substituteBindings(operationJsonBody(operation)!, locations)))
+    else if (source.kind === 'bytes') body = source.bytes
+    else json = source.value
+    return new OperationRequest(
+      operation.method,
+      pathOf(rest),
+      parseQueryOptions(target.query),
+      headers,
+      execution,
+      body,
+      json,
+    )
   }
 
   const runOne = async (

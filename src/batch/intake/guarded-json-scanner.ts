@@ -18,8 +18,12 @@ import { ByteCollector } from './byte-collector.js'
 import type { IntakeLimits } from './intake-limits.js'
 
 export interface JsonScannerEvents {
-  /** A complete item of the `requests` array, as UTF-8 text (copied; owned by the receiver). */
-  item(text: Buffer): void
+  /**
+   * A complete item of the `requests` array, as UTF-8 text (copied; owned by the receiver), with the
+   * number of member names its own level holds (repeats counted), which the receiver compares with the
+   * members JSON.parse keeps to find a repeated name without scanning the text again.
+   */
+  item(text: Buffer, memberNames: number): void
   /** The complete value of a top-level member other than `requests` (to be checked, then dropped). */
   otherMember(text: Buffer): void
 }
@@ -95,6 +99,8 @@ export class GuardedJsonScanner {
   private itemsStarted = 0
   private capture = Capture.None
   private captureDepth = 0
+  /** Member names at the top level of the item being cut out. */
+  private itemMemberNames = 0
   private readonly captured: ByteCollector
   /** Bytes copied into the cut-out in progress. */
   private readonly pending = { retainedBytes: 0 }
@@ -314,6 +320,7 @@ export class GuardedJsonScanner {
   private startCapture(kind: Capture): boolean {
     this.capture = kind
     this.captureDepth = this.depth
+    this.itemMemberNames = 0
     return true
   }
 
@@ -330,7 +337,7 @@ export class GuardedJsonScanner {
       this.pending.retainedBytes = 0
       const kind = this.capture
       this.capture = Capture.None
-      if (kind === Capture.Item) this.events.item(text)
+      if (kind === Capture.Item) this.events.item(text, this.itemMemberNames)
       else this.events.otherMember(text)
     }
   }
@@ -358,6 +365,8 @@ export class GuardedJsonScanner {
 
   private beginKey(): void {
     this.countToken()
+    // The item's object is open one level below where its cut-out started.
+    if (this.capture === Capture.Item && this.depth === this.captureDepth + 1) this.itemMemberNames++
     this.stringIsKey = true
     this.stringLength = 0
     this.state = ScanState.InString

@@ -18,6 +18,8 @@ export interface PlannedOperation {
   readonly error: ODataError | undefined
   /** The change set this operation belongs to (its index among the plan's steps), if any. */
   readonly changeSet: number | undefined
+  /** Whether the body binds to `$<id>` (an `…@odata.bind` value): only such a body is rewritten when the operation runs. */
+  readonly bindsReferences: boolean
 }
 
 export type PlanStep =
@@ -43,7 +45,10 @@ export function bodyReferences(value: JsonValue | undefined, found: string[] = [
     for (const item of value) bodyReferences(item, found)
     return found
   }
-  for (const [name, member] of Object.entries(value as Record<string, JsonValue>)) {
+  // for…in, not Object.entries: every body of a batch passes here, and the pairs were garbage for each.
+  const object = value as Record<string, JsonValue>
+  for (const name in object) {
+    const member = object[name]!
     if (name.endsWith('@odata.bind')) {
       const values = Array.isArray(member) ? member : [member]
       for (const v of values) if (typeof v === 'string' && v.startsWith('$')) found.push(v.slice(1).split('/')[0]!)
@@ -122,9 +127,11 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
   const planOne = (operation: BatchOperation, inScope: (id: string) => boolean, changeSet: number | undefined): PlannedOperation => {
     let target: OperationTarget | undefined
     let error: ODataError | undefined
+    let bindsReferences = false
     try {
       target = resolveOperationUrl(operation.url, context)
       const references = operation.body && mayBind(operation.body) ? bodyReferences(operationJsonBody(operation)) : []
+      bindsReferences = references.length > 0
       if (target.kind === 'reference') references.unshift(target.id)
       for (const id of references) {
         if (!inScope(id)) {
@@ -149,7 +156,7 @@ export function planBatch(document: BatchDocument, context: PlanContext): BatchP
       error = failure
       target = undefined
     }
-    return { operation, target, error, changeSet }
+    return { operation, target, error, changeSet, bindsReferences }
   }
   const noDependencies: ReadonlySet<string> = new Set()
   const dependencyScope = (operation: BatchOperation): ReadonlySet<string> => {

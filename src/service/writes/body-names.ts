@@ -45,9 +45,21 @@ interface RootParts {
   readonly mounts: ServiceModel['mounts']
 }
 
+/** Parts by service root, per model: every write of a batch asks for the same one, and a URL parse per write showed. */
+const rootPartsByModel = new WeakMap<ServiceModel, Map<string, RootParts>>()
+
 function serviceRootParts(model: ServiceModel, serviceRoot: string): RootParts {
-  const url = new URL(serviceRoot)
-  return { host: url.host.toLowerCase(), path: url.pathname, mounts: model.mounts }
+  let byRoot = rootPartsByModel.get(model)
+  if (!byRoot) rootPartsByModel.set(model, (byRoot = new Map()))
+  let parts = byRoot.get(serviceRoot)
+  if (!parts) {
+    const url = new URL(serviceRoot)
+    parts = { host: url.host.toLowerCase(), path: url.pathname, mounts: model.mounts }
+    // Roots are the host a client names and a service root path: few; the bound keeps odd Host headers from growing it.
+    if (byRoot.size >= 100) byRoot.clear()
+    byRoot.set(serviceRoot, parts)
+  }
+  return parts
 }
 
 /** Whether a path (still encoded) lies under this service root, in any of its spellings. */

@@ -4,7 +4,7 @@
 import type { PropertyModel, EntitySetModel } from '../../model/model.js'
 import { entityWriterFor } from '../../respond/entity-writer.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
-import { responseHeaders, type JsonFormat } from '../response-format.js'
+import { contentType, type JsonFormat } from '../response-format.js'
 import type { ServiceRequest } from '../service-request.js'
 
 export interface WriteResult {
@@ -43,18 +43,38 @@ export interface EntityResultOptions {
   readonly expanded?: readonly ExpandedRows[]
 }
 
+/** `"@odata.context":"…",` of an entity of a set, by service root: the same text for every create of a batch. */
+const contextMembers = new WeakMap<EntitySetModel, Map<string, string>>()
+
+function contextMember(serviceRoot: string, set: EntitySetModel): string {
+  let byRoot = contextMembers.get(set)
+  if (!byRoot) contextMembers.set(set, (byRoot = new Map()))
+  let member = byRoot.get(serviceRoot)
+  if (member === undefined) {
+    member = `"@odata.context":${JSON.stringify(`${serviceRoot}$metadata#${set.name}/$entity`)},`
+    // A root per Host header a client sends: few; the bound keeps odd ones from growing it.
+    if (byRoot.size >= 100) byRoot.clear()
+    byRoot.set(serviceRoot, member)
+  }
+  return member
+}
+
 /** The entity after a write: 200/201 with the entity (navigations written with it included), or 204 on `return=minimal`. */
 export function entityResult(request: ServiceRequest, format: JsonFormat, options: EntityResultOptions): WriteResult {
-  const headers: Record<string, string> = {}
+  if (prefersMinimal(request)) {
+    const headers: Record<string, string> = {}
+    if (options.etag !== undefined) headers.ETag = options.etag
+    if (options.location !== undefined && options.status === 201) headers.Location = options.location
+    if (options.location !== undefined) headers['OData-EntityId'] = options.location
+    headers['Preference-Applied'] = 'return=minimal'
+    return { status: 204, headers }
+  }
+  // Made in their final order (Content-Type, ETag, Location) at once rather than copied into a second object.
+  const headers: Record<string, string> = { 'Content-Type': contentType(format) }
   if (options.etag !== undefined) headers.ETag = options.etag
   if (options.location !== undefined && options.status === 201) headers.Location = options.location
-  if (prefersMinimal(request)) {
-    if (options.location !== undefined) headers['OData-EntityId'] = options.location
-    return { status: 204, headers: { ...headers, 'Preference-Applied': 'return=minimal' } }
-  }
   const annotations =
-    `"@odata.context":${JSON.stringify(`${request.serviceRoot}$metadata#${options.set.name}/$entity`)},` +
-    (options.etag === undefined ? '' : `"@odata.etag":${JSON.stringify(options.etag)},`)
+    contextMember(request.serviceRoot, options.set) + (options.etag === undefined ? '' : `"@odata.etag":${JSON.stringify(options.etag)},`)
   let body = entityWriterFor(options.properties, format).write(options.row, annotations)
   if (options.properties.length === 0) body = body.replace(/,}$/, '}')
   if (options.expanded && options.expanded.length > 0) {
@@ -67,7 +87,7 @@ export function entityResult(request: ServiceRequest, format: JsonFormat, option
     }
     body = `${body.slice(0, -1) + navigations}}`
   }
-  return { status: options.status, headers: responseHeaders(format, headers), body }
+  return { status: options.status, headers, body }
 }
 
 /** 204 No Content, with the new ETag when there is one (Post, Unpost, DELETE). */
