@@ -182,15 +182,7 @@ export async function executeBatch(
     else if (planned.bindsReferences) body = Buffer.from(JSON.stringify(substituteBindings(operationJsonBody(operation)!, locations)))
     else if (source.kind === 'bytes') body = source.bytes
     else json = source.value
-    return new OperationRequest(
-      operation.method,
-      pathOf(rest),
-      parseQueryOptions(target.query),
-      headers,
-      execution,
-      body,
-      json,
-    )
+    return new OperationRequest(operation.method, pathOf(rest), parseQueryOptions(target.query), headers, execution, body, json)
   }
 
   const runOne = async (

@@ -130,6 +130,9 @@ export interface CreatedEntity {
   readonly result: WriteResult
 }
 
+/** Never written to: only creates of a set without table parts get it. */
+const NO_TABLE_PARTS = new Map<string, unknown[][]>()
+
 /** Thrown when a multi-row create hits an existing key: the caller writes the creates one by one to tell which. */
 export class CoalescedCreateConflict extends Error {}
 
@@ -190,8 +193,11 @@ export async function writeCreates(transaction: Transaction, model: ServiceModel
       })
     throw new ODataError('Conflict', `${set.name} already has an entity with Ref_Key ${refKey}`, { target: 'Ref_Key' })
   }
-  const tablePartRowsByPlan = prepared.map(() => new Map<string, unknown[][]>())
-  for (const name of tablePartNames(set)) {
+  const partNames = tablePartNames(set)
+  // A catalog has no table parts: its creates share one empty map rather than one each.
+  const tablePartRowsByPlan =
+    partNames.length === 0 ? prepared.map(() => NO_TABLE_PARTS) : prepared.map(() => new Map<string, unknown[][]>())
+  for (const name of partNames) {
     const rowSet = tablePartSet(model, set, name)
     const all: unknown[][] = []
     prepared.forEach(({ plan }, i) => {
@@ -201,13 +207,15 @@ export async function writeCreates(transaction: Transaction, model: ServiceModel
     })
     if (all.length > 0) await insertRows(transaction, rowSet, all)
   }
+  const setSegment = encodeURIComponent(set.name)
+  const keyValueOf = (row: readonly unknown[]) => (p: PropertyModel) => row[set.properties.indexOf(p)]
   return prepared.map(({ plan, dataVersion, row }, i) => {
-    const expanded: ExpandedRows[] = tablePartNames(set).map((name) => ({
+    const expanded: ExpandedRows[] = partNames.map((name) => ({
       name,
       properties: tablePartSet(model, set, name).properties,
       rows: tablePartRowsByPlan[i]!.get(name)!,
     }))
-    const location = `${plan.request.serviceRoot}${encodeURIComponent(set.name)}${canonicalKey(set, (p) => row[set.properties.indexOf(p)])}`
+    const location = `${plan.request.serviceRoot}${setSegment}${canonicalKey(set, keyValueOf(row))}`
     const result = entityResult(plan.request, plan.format, {
       status: 201,
       set,
