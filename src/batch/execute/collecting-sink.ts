@@ -14,7 +14,11 @@ export interface CollectedResponse {
 export class CollectingSink implements ResponseSink {
   status = 0
   headers: Record<string, string> = {}
-  private chunks: string[] = []
+  /**
+   * The body so far, grown by concatenation: V8 keeps a concatenation as a rope and copies it into one
+   * string only when it is written out, where an array of chunks joined here would be copied once more.
+   */
+  private text = ''
   private finished = false
   private errorCode: string | undefined
   private readonly abortListeners: (() => void)[] = []
@@ -36,7 +40,7 @@ export class CollectingSink implements ResponseSink {
   send(status: number, headers: ResponseHeaders, body?: string | Uint8Array): void {
     this.status = status
     this.headers = { ...headers }
-    this.chunks = body === undefined ? [] : [typeof body === 'string' ? body : Buffer.from(body).toString('utf8')]
+    this.text = body === undefined ? '' : typeof body === 'string' ? body : Buffer.from(body).toString('utf8')
     this.finished = true
     this.errorCode = undefined
   }
@@ -56,7 +60,7 @@ export class CollectingSink implements ResponseSink {
   }
 
   write(chunk: string): boolean {
-    this.chunks.push(chunk)
+    this.text += chunk
     return true
   }
 
@@ -65,7 +69,7 @@ export class CollectingSink implements ResponseSink {
   }
 
   end(chunk?: string): void {
-    if (chunk) this.chunks.push(chunk)
+    if (chunk) this.text += chunk
     this.finished = true
   }
 
@@ -80,10 +84,7 @@ export class CollectingSink implements ResponseSink {
   }
 
   result(): CollectedResponse {
-    // One chunk (a whole answer from send) is taken as it is: join would copy it, and the batch answer copies it once more.
-    const chunks = this.chunks
-    const body = chunks.length === 1 ? chunks[0]! : chunks.join('')
-    const response = { status: this.status, headers: this.headers, body }
+    const response = { status: this.status, headers: this.headers, body: this.text }
     return this.errorCode === undefined ? response : { ...response, errorCode: this.errorCode }
   }
 }

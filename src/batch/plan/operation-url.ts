@@ -29,6 +29,8 @@ function unsafe(url: string, why: string): ODataError {
 
 /** True when a path has a `.` or `..` segment, however its dots are spelt. */
 export function hasDotSegment(path: string): boolean {
+  // Most paths have no dot in any spelling: no need to split them.
+  if (!path.includes('.') && !path.includes('%2')) return false
   for (const raw of path.split('/')) {
     const segment = raw.replace(/%2e/gi, '.')
     if (segment === '.' || segment === '..') return true

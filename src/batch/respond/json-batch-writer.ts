@@ -51,16 +51,19 @@ export class JsonBatchWriter implements BatchResultWriter {
     private readonly headers: Readonly<Record<string, string>>,
   ) {}
 
-  /** Writes items, joined, in one write: a change set of hundreds is one chunk for the socket, not hundreds. */
-  private emit(texts: readonly string[]): void {
-    if (texts.length === 0) return
+  /**
+   * Writes `count` items, already separated by commas, in one write: a change set of hundreds is one chunk
+   * for the socket, not hundreds. The items are concatenated, not joined (a join copies them all once more).
+   */
+  private emit(items: string, count: number): void {
+    if (count === 0) return
     if (this.count === 0) this.sink.begin(200, { ...this.headers, 'Content-Type': 'application/json;odata.metadata=minimal;charset=utf-8' })
-    this.sink.write(`${this.count === 0 ? '{"responses":[' : ','}${texts.join(',')}`)
-    this.count += texts.length
+    this.sink.write((this.count === 0 ? '{"responses":[' : ',') + items)
+    this.count += count
   }
 
   operation(outcome: OperationOutcome): void {
-    this.emit([item(outcome.planned, outcome.response)])
+    this.emit(item(outcome.planned, outcome.response), 1)
   }
 
   changeSet(
@@ -68,7 +71,7 @@ export class JsonBatchWriter implements BatchResultWriter {
     outcomes: readonly OperationOutcome[],
     failed: OperationOutcome | undefined,
   ): void {
-    const texts = step.operations.map((planned, i) => {
+    const text = (planned: PlannedOperation, i: number): string => {
       // Outcomes come in the order of the operations; the search is for anything else.
       const outcome = outcomes[i]?.planned === planned ? outcomes[i] : outcomes.find((o) => o.planned === planned)
       if (!failed) return item(planned, outcome!.response)
@@ -78,8 +81,11 @@ export class JsonBatchWriter implements BatchResultWriter {
         `Not applied: operation ${failed.planned.operation.id ?? failed.planned.operation.index + 1} of the same atomicity group failed`,
       )
       return item(planned, errorResponse(reason))
-    })
-    this.emit(texts)
+    }
+    const operations = step.operations
+    let items = ''
+    for (let i = 0; i < operations.length; i++) items += (i === 0 ? '' : ',') + text(operations[i]!, i)
+    this.emit(items, operations.length)
   }
 
   finish(): void {
