@@ -14,7 +14,8 @@ function httpPart(response: CollectedResponse, contentId: string | undefined): s
   let text = `Content-Type: application/http${CRLF}Content-Transfer-Encoding: binary${CRLF}`
   if (contentId !== undefined) text += `Content-ID: ${contentId}${CRLF}`
   text += `${CRLF}HTTP/1.1 ${statusLine(response.status)}${CRLF}`
-  for (const [name, value] of Object.entries(response.headers)) text += `${name}: ${value}${CRLF}`
+  const headers = response.headers
+  for (const name in headers) text += `${name}: ${headers[name]}${CRLF}`
   if (response.body.length > 0) text += `Content-Length: ${Buffer.byteLength(response.body)}${CRLF}`
   return `${text}${CRLF}${response.body}`
 }
