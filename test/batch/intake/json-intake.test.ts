@@ -319,6 +319,8 @@ t.test('a request item that names a member twice is 400 (RFC 7493 §2.3), howeve
     ['"id" twice', '{"id":"2","id":"3","method":"get","url":"B"}', 'id'],
     ['"body" twice', '{"id":"2","method":"post","url":"B","body":{"a":1},"body":{"a":2}}', 'body'],
     ['an unknown member twice', '{"id":"2","method":"get","url":"B","if":"x","if":"y"}', 'if'],
+    // JSON.parse keeps `__proto__` as an own member, once: the count of names tells it was written twice.
+    ['"__proto__" twice', '{"id":"2","method":"get","url":"B","__proto__":{},"__proto__":{}}', '__proto__'],
   ]
   for (const [name, text, member] of cases) {
     t.equal(expectMalformed(t, name, item.replace('ITEM', text)), `Request 2 of the JSON batch has the member "${member}" twice.`, name)
