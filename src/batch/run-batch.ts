@@ -145,7 +145,10 @@ async function answerBatch(
   answer.send(result.status, result.headers, result.body)
 }
 
-/** A batch refused after its body was read (the plan's 400s, 429) is one entry with its status and code. */
+/**
+ * A batch refused after its body was read (the plan's 400s, 429) is one entry with its status and code,
+ * under a batch id of its own like any `$batch` entry (decisions.md §8: the id marks the `$batch` entry).
+ */
 async function logRefusal(
   context: ServiceContext,
   batch: BatchRun,
@@ -164,6 +167,7 @@ async function logRefusal(
     durationMs,
     operations,
     errorCode: error.code,
+    batchId: randomUUID(),
   }
   // The refusal is answered whether or not its entry could be written.
   await context.requestLog.writeBatch([entry]).catch((failure: unknown) => logger.error({ err: failure }, 'request log write failed'))

@@ -12,7 +12,7 @@ import { isDatabaseUnreachable } from '../database-failures.js'
 import { idList, rowValues, rowValuesSharing, sql, type SqlFragment } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
-import { isDeadlock, runInTransaction } from '../store/transaction.js'
+import { isDeadlock } from '../store/transaction.js'
 import { logger } from './logger.js'
 import { redactUrl } from './redact-url.js'
 
@@ -125,15 +125,17 @@ export class RequestLog {
   }
 
   /**
-   * A batch's entries, written now; throws when they cannot be written. One multi-row INSERT in autocommit
-   * (a statement is atomic on its own: one round trip, where a transaction of its own took three). A
-   * connection lost on the way (a node of a cluster going away) leaves it unknown whether the rows were
-   * written; the batch id tells, on another connection, and they are written again only if they were not,
-   * so they are never lost and never doubled. Entries without a batch id (a refused batch: one entry) are
-   * written in a transaction of their own, which is retried only when it cannot have committed.
+   * A batch's entries (all under its batch id), written now; throws when they cannot be written. One
+   * multi-row INSERT in autocommit (a statement is atomic on its own: one round trip, where a transaction
+   * of its own took three). A connection lost on the way (a node of a cluster going away) leaves it unknown
+   * whether the rows were written; the batch id tells, on another connection, and they are written again
+   * only if they were not, so they are never lost and never doubled.
    */
   async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
     if (entries.length === 0) return
+    const batchId = entries[0]!.batchId
+    if (batchId === undefined || entries.some((entry) => entry.batchId !== batchId))
+      throw new Error('writeBatch takes the entries of one batch, all under its batch id')
     // A batch's operations mostly share a few URLs: each is redacted once.
     const redacted = new Map<string, string>()
     const secrets = this.secrets
@@ -143,12 +145,7 @@ export class RequestLog {
       return text
     }
     const rows = entries.map((entry) => row(entry, secrets, redact))
-    const batchId = entries[0]!.batchId
-    const written =
-      batchId !== undefined && entries.every((entry) => entry.batchId === batchId)
-        ? insertOnce(this.pool, sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`, batchId)
-        : runInTransaction(this.pool, (transaction) => transaction.run(sql`${INSERT}${rowValues(rows, COLUMN_NAMES.length)}`))
-    await written.catch((error: unknown) => {
+    await insertOnce(this.pool, sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`, batchId).catch((error: unknown) => {
       requestLogFailuresTotal.inc()
       throw error
     })

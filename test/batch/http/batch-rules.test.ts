@@ -338,12 +338,12 @@ t.test('rate rules: the whole batch is refused with Retry-After, and still spend
   ])) as unknown as [[{ operations: number }]]
   t.equal(Number(operations), 610, 'the refused batch spent its 20 operations')
   const [logged] = await pool.query(
-    "SELECT method, status, error_code, operations FROM request_log WHERE subject = 'reader' AND status = 429",
+    "SELECT method, status, error_code, operations, CHAR_LENGTH(`Пакет`) AS batch_id_length FROM request_log WHERE subject = 'reader' AND status = 429",
   )
   t.same(
     logged,
-    [{ method: 'POST', status: 429, error_code: 'RateLimited', operations: 20 }],
-    'the refused batch is in the request log with its 429',
+    [{ method: 'POST', status: 429, error_code: 'RateLimited', operations: 20, batch_id_length: 36 }],
+    'the refused batch is in the request log with its 429, under a batch id like any $batch entry',
   )
 })
 
