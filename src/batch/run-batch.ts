@@ -17,9 +17,9 @@ import { batchSlots } from './batch-slots.js'
 import { continueOnErrorPreference } from './continue-on-error.js'
 import { CollectingSink } from './execute/collecting-sink.js'
 import { createBatchRuntime } from './execute/connection-runtime.js'
-import { executeBatch } from './execute/execute-batch.js'
+import { executeBatch, type OperationOutcome } from './execute/execute-batch.js'
 import type { BatchDocument } from './intake/index.js'
-import { OutcomeRecorder } from './outcome-recorder.js'
+import { OutcomeRecorder, type RecordedOperation } from './outcome-recorder.js'
 import { planBatch, type BatchPlan } from './plan/plan-batch.js'
 import { JsonBatchWriter } from './respond/json-batch-writer.js'
 import { MultipartBatchWriter } from './respond/multipart-batch-writer.js'
@@ -101,6 +101,28 @@ async function answerBatch(
   const formatWriter =
     document.format === 'multipart' ? new MultipartBatchWriter(output, responseHeaders) : new JsonBatchWriter(output, responseHeaders)
   const recorder = new OutcomeRecorder(formatWriter)
+  const batchId = randomUUID()
+  const entries = (operations: readonly RecordedOperation[]) =>
+    batchLogEntries(
+      {
+        level,
+        base: { at: new Date(), subject: subject.name, profile: subject.profile.name, batchId },
+        url: batch.url,
+        durationMs: performance.now() - started,
+        operationCount: plan.operationCount,
+        writesAnything,
+      },
+      operations,
+    )
+  // A batch that ends with a change set logs inside it (executeBatch, `logWithLastCommit`): the entries are
+  // those of the steps before it and of its operations, all of which succeeded, and the batch's duration
+  // is measured up to the moment that change set is about to commit.
+  const lastStep = plan.steps[plan.steps.length - 1]
+  const logWithLastCommit =
+    logging && lastStep?.kind === 'changeSet'
+      ? (lastOutcomes: readonly OperationOutcome[]) =>
+          entries([...recorder.entries, ...lastOutcomes.map((outcome) => ({ outcome, status: outcome.response.status }))])
+      : undefined
   const execution = {
     model: context.model,
     subject,
@@ -109,25 +131,15 @@ async function answerBatch(
     linkRoot: batch.linkRoot,
     continueOnError: continueOnError !== undefined,
     outer: answer,
+    logWithLastCommit,
   }
-  await batchSlots(() => executeBatch(plan, execution, createBatchRuntime(context), recorder))
+  const logState = await batchSlots(() => executeBatch(plan, execution, createBatchRuntime(context), recorder))
   if (answer.done) return
   formatWriter.finish()
   if (!(output instanceof CollectingSink)) return
 
-  const entries = batchLogEntries(
-    {
-      level,
-      base: { at: new Date(), subject: subject.name, profile: subject.profile.name, batchId: randomUUID() },
-      url: batch.url,
-      durationMs: performance.now() - started,
-      operationCount: plan.operationCount,
-      writesAnything,
-    },
-    recorder.entries,
-  )
   try {
-    await context.requestLog.writeBatch(entries)
+    if (logState !== 'committed') await context.requestLog.writeBatch(entries(recorder.entries), { lookFirst: logState === 'uncertain' })
   } catch {
     // service.md §7: the operations are committed; say which ran, so the client can reconcile.
     const details = recorder.entries.map(({ outcome, status }) => ({

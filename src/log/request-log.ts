@@ -12,7 +12,7 @@ import { isDatabaseUnreachable } from '../database-failures.js'
 import { idList, rowValues, rowValuesSharing, sql, type SqlFragment } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
-import { isDeadlock } from '../store/transaction.js'
+import { isDeadlock, type Transaction } from '../store/transaction.js'
 import { logger } from './logger.js'
 import { redactUrl } from './redact-url.js'
 
@@ -131,11 +131,40 @@ export class RequestLog {
    * whether the rows were written; the batch id tells, on another connection, and they are written again
    * only if they were not, so they are never lost and never doubled.
    */
-  async writeBatch(entries: readonly RequestLogEntry[]): Promise<void> {
+  async writeBatch(entries: readonly RequestLogEntry[], options: { lookFirst?: boolean } = {}): Promise<void> {
     if (entries.length === 0) return
-    const batchId = entries[0]!.batchId
-    if (batchId === undefined || entries.some((entry) => entry.batchId !== batchId))
-      throw new Error('writeBatch takes the entries of one batch, all under its batch id')
+    const batchId = batchIdOf(entries)
+    // `lookFirst`: the entries may have been committed already, with a change set whose COMMIT was cut off.
+    if (options.lookFirst && (await batchLogged(this.pool, batchId))) return
+    await insertOnce(this.pool, this.batchInsert(entries), batchId).catch((error: unknown) => {
+      requestLogFailuresTotal.inc()
+      throw error
+    })
+  }
+
+  /**
+   * A batch's entries written inside the transaction of its last change set, so that they commit with it:
+   * one commit (one flush of the redo log) for the operations and their log instead of two. Resolves true
+   * when the INSERT ran; false when it failed on its own (a statement that fails is undone alone and the
+   * transaction goes on), and the caller then writes them after the commit as usual. A deadlock or a lost
+   * connection ends the whole transaction and is thrown, for the change set to run again.
+   */
+  async writeBatchIn(transaction: Transaction, entries: readonly RequestLogEntry[]): Promise<boolean> {
+    if (entries.length === 0) return true
+    batchIdOf(entries)
+    try {
+      await transaction.run(this.batchInsert(entries))
+      return true
+    } catch (error) {
+      if (isDeadlock(error) || isDatabaseUnreachable(error)) throw error
+      requestLogFailuresTotal.inc()
+      logger.warn({ err: error, entries: entries.length }, 'request log write in the change set failed; writing it after the commit')
+      return false
+    }
+  }
+
+  /** One multi-row INSERT of a batch's entries, the values they share written once. */
+  private batchInsert(entries: readonly RequestLogEntry[]): SqlFragment {
     // A batch's operations mostly share a few URLs: each is redacted once.
     const redacted = new Map<string, string>()
     const secrets = this.secrets
@@ -145,11 +174,20 @@ export class RequestLog {
       return text
     }
     const rows = entries.map((entry) => row(entry, secrets, redact))
-    await insertOnce(this.pool, sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`, batchId).catch((error: unknown) => {
-      requestLogFailuresTotal.inc()
-      throw error
-    })
+    return sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`
   }
+}
+
+function batchIdOf(entries: readonly RequestLogEntry[]): string {
+  const batchId = entries[0]!.batchId
+  if (batchId === undefined || entries.some((entry) => entry.batchId !== batchId))
+    throw new Error('a batch is logged with the entries of one batch, all under its batch id')
+  return batchId
+}
+
+async function batchLogged(pool: Pool, batchId: string): Promise<boolean> {
+  const found = await query<unknown[]>(pool, sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
+  return found.length > 0
 }
 
 /** How many times a batch's entries are sent at most (a deadlock or lost certification rolls the statement back whole). */
@@ -162,10 +200,7 @@ async function insertOnce(pool: Pool, statement: SqlFragment, batchId: string): 
       return
     } catch (error) {
       if (attempt >= INSERT_ATTEMPTS || !(isDeadlock(error) || isDatabaseUnreachable(error))) throw error
-      if (isDatabaseUnreachable(error)) {
-        const found = await query<unknown[]>(pool, sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
-        if (found.length > 0) return
-      }
+      if (isDatabaseUnreachable(error) && (await batchLogged(pool, batchId))) return
     }
   }
 }

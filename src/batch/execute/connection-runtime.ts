@@ -37,6 +37,7 @@ export function createBatchRuntime(context: ServiceContext): BatchRuntime {
               const operation = prepareWriteMany(context, createRequests, postedIndexes)
               return operation ? operation(transaction) : undefined
             },
+            writeLog: (entries) => context.requestLog.writeBatchIn(transaction, entries),
           })
           if (!commit) throw ROLL_BACK
         })

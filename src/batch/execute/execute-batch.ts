@@ -20,13 +20,25 @@ import { CollectingSink, errorResponse, type CollectedResponse } from './collect
 import { isDeadlock } from '../../store/transaction.js'
 import type { WriteResult } from '../../service/writes/write-result.js'
 import { findCoalescibleRun } from './coalesced-run.js'
+import type { RequestLogEntry } from '../../log/request-log.js'
 
 /** What runs inside a change set's transaction. */
 export interface TransactionScope {
   run(request: ServiceRequest, sink: ResponseSink): Promise<void>
   /** Writes consecutive creates (and Posts of them) together; undefined: run them one by one instead. */
   writeRun(createRequests: readonly ServiceRequest[], postedIndexes: readonly number[]): Promise<readonly WriteResult[] | undefined>
+  /** Writes request-log entries in this transaction; false when the INSERT failed on its own (the transaction goes on). */
+  writeLog(entries: readonly RequestLogEntry[]): Promise<boolean>
 }
+
+/**
+ * Where the batch's request-log entries stand when it has run:
+ * - `committed`: written in its last change set's transaction, and committed with it;
+ * - `unwritten`: not written (no log with the last commit, or its INSERT failed): the caller writes them;
+ * - `uncertain`: written in the last change set, whose COMMIT then failed (a lost connection may have
+ *   committed it): the caller writes them only if the batch id is not in the log.
+ */
+export type BatchLogState = 'committed' | 'unwritten' | 'uncertain'
 
 /** How operations reach the handlers: one at a time, or several inside one transaction. */
 export interface BatchRuntime {
@@ -59,6 +71,13 @@ export interface BatchExecution {
   readonly linkRoot?: string | undefined
   readonly continueOnError: boolean
   readonly outer: { readonly aborted: boolean }
+  /**
+   * With the request log on: the batch's entries as they stand when its last step, a change set whose
+   * operations all succeeded, is about to commit (`lastOutcomes` are that set's). They are written in its
+   * transaction, so a batch of one change set costs one commit, not two (the log's own was a redo-log
+   * flush of its own per batch).
+   */
+  readonly logWithLastCommit?: (lastOutcomes: readonly OperationOutcome[]) => readonly RequestLogEntry[]
 }
 
 const failed = (response: CollectedResponse) => response.status >= 400
@@ -139,7 +158,7 @@ export async function executeBatch(
   execution: BatchExecution,
   runtime: BatchRuntime,
   writer: BatchResultWriter,
-): Promise<void> {
+): Promise<BatchLogState> {
   /** id → the created entity's path relative to the service root, from the Location of its 201. */
   const locations = new Map<string, string>()
   /** ids and atomicity groups that failed (JSON dependsOn). */
@@ -248,25 +267,29 @@ export async function executeBatch(
     if (planned.operation.atomicityGroup !== undefined) failedNames.add(planned.operation.atomicityGroup)
   }
 
+  const lastStep = plan.steps[plan.steps.length - 1]
   for (const step of plan.steps) {
-    if (execution.outer.aborted) return
+    if (execution.outer.aborted) return 'unwritten'
     if (step.kind === 'operation') {
       const response = await runOne(step.operation, (request, sink) => runtime.run(request, sink))
       writer.operation({ planned: step.operation, response })
       if (failed(response)) {
         markFailed(step.operation)
-        if (!execution.continueOnError) return
+        if (!execution.continueOnError) return 'unwritten'
       }
       continue
     }
 
     const outcomes: OperationOutcome[] = []
     let failure: OperationOutcome | undefined
+    // An object, not a variable: the transaction's body sets it, which the flow analysis cannot see.
+    const log: { state: BatchLogState } = { state: 'unwritten' }
     try {
       await runtime.transaction(async (scope) => {
         // A retried set (deadlock) starts over.
         outcomes.length = 0
         failure = undefined
+        log.state = 'unwritten'
         for (let i = 0; i < step.operations.length; ) {
           const together = await runTogether(step.operations, i, scope)
           if (together) {
@@ -283,12 +306,15 @@ export async function executeBatch(
             return false
           }
         }
+        if (step === lastStep && execution.logWithLastCommit !== undefined)
+          log.state = (await scope.writeLog(execution.logWithLastCommit(outcomes))) ? 'committed' : 'unwritten'
         return true
       })
     } catch (error) {
       // The commit itself failed (deadlock, lost connection): the whole set failed with it.
       const response = errorResponse(toODataError(error))
       failure = { planned: step.operations[Math.max(0, outcomes.length - 1)]!, response }
+      if (log.state === 'committed') log.state = 'uncertain'
     }
     if (failure) {
       // Locations of a rolled-back set point at nothing.
@@ -296,6 +322,8 @@ export async function executeBatch(
       for (const planned of step.operations) markFailed(planned)
     }
     writer.changeSet(step, outcomes, failure)
-    if (failure && !execution.continueOnError) return
+    if (step === lastStep) return log.state
+    if (failure && !execution.continueOnError) return 'unwritten'
   }
+  return 'unwritten'
 }
