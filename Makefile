@@ -35,7 +35,7 @@ test: build db lint
 
 # Benchmarks print their figure and the ratio against a baseline measured in the same run. The default
 # run seeds only what takes minutes; a benchmark that needs the ten-million-movement database says it
-# skipped itself. bench-full seeds that database once (about half an hour, with the buffer pool it sizes) and runs those too.
+# skipped itself. bench-full seeds that database once (about 40 minutes, with the buffer pool it sizes) and runs those too.
 bench: build db
 	node scripts/run-benchmarks.mjs
 

@@ -15,7 +15,7 @@
 // a benchmark name's part) runs only the matching cases.
 //
 // The database: VIRTUAL_BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/odata_bench_1000), seeded
-// at VIRTUAL_BENCH_SCALE (default 1000). Seeding ten million movements takes half an hour or more, so `make bench`
+// at VIRTUAL_BENCH_SCALE (default 1000). Seeding ten million movements takes about 40 minutes, so `make bench`
 // does not seed it: without it this benchmark reports itself skipped in one line (exit code 3, which the
 // runner counts apart from failures). `make bench-full` (BENCH_FULL=1) seeds it once and runs it. It does
 // migrate it, which recomputes the totals once if their layout is older than the code's. Before seeding and
@@ -51,14 +51,14 @@ const marker = await readSeedMarker(pool).catch(() => undefined)
 if (!marker || marker.scale < SCALE) {
   if (process.env.BENCH_FULL !== '1') {
     console.log(
-      `virtual-tables: skipped, ${address.database} holds ${marker ? `seed data of scale ${marker.scale}` : 'no seed data'} and needs scale ${SCALE} (ten million movements); \`make bench-full\` seeds it once (an hour or more) and runs it`,
+      `virtual-tables: skipped, ${address.database} holds ${marker ? `seed data of scale ${marker.scale}` : 'no seed data'} and needs scale ${SCALE} (ten million movements); \`make bench-full\` seeds it once (about 40 minutes) and runs it`,
     )
     await pool.end()
     process.exit(3)
   }
   console.log(`  ${await sizeServerMemory(pool)}`)
   const seeding = Date.now()
-  console.log(`  seeding ${address.database} at scale ${SCALE} (half an hour or more) …`)
+  console.log(`  seeding ${address.database} at scale ${SCALE} (about 40 minutes) …`)
   await migrate(pool, model)
   await seedDemoData(pool, model, { scale: SCALE, force: marker !== undefined })
   console.log(`  (seeded in ${((Date.now() - seeding) / 60000).toFixed(0)} min)`)
