@@ -13,6 +13,7 @@ import { matchMount } from '../../odata/mounts.js'
 import type { EntitySetModel, ServiceModel } from '../../model/model.js'
 import type { ServiceRequest } from '../service-request.js'
 import { invalidValue } from './body-values.js'
+import { perRootCache } from './per-root-cache.js'
 
 const BIND = '@odata.bind'
 
@@ -45,22 +46,11 @@ interface RootParts {
   readonly mounts: ServiceModel['mounts']
 }
 
-/** Parts by service root, per model: every write of a batch asks for the same one, and a URL parse per write showed. */
-const rootPartsByModel = new WeakMap<ServiceModel, Map<string, RootParts>>()
-
-function serviceRootParts(model: ServiceModel, serviceRoot: string): RootParts {
-  let byRoot = rootPartsByModel.get(model)
-  if (!byRoot) rootPartsByModel.set(model, (byRoot = new Map()))
-  let parts = byRoot.get(serviceRoot)
-  if (!parts) {
-    const url = new URL(serviceRoot)
-    parts = { host: url.host.toLowerCase(), path: url.pathname, mounts: model.mounts }
-    // Roots are the host a client names and a service root path: few; the bound keeps odd Host headers from growing it.
-    if (byRoot.size >= 100) byRoot.clear()
-    byRoot.set(serviceRoot, parts)
-  }
-  return parts
-}
+/** The parts of a service root, made once per model and root: every write of a batch asks for the same one. */
+const serviceRootParts = perRootCache((model: ServiceModel, serviceRoot: string): RootParts => {
+  const url = new URL(serviceRoot)
+  return { host: url.host.toLowerCase(), path: url.pathname, mounts: model.mounts }
+})
 
 /** Whether a path (still encoded) lies under this service root, in any of its spellings. */
 function underRoot(path: string, root: RootParts): boolean {

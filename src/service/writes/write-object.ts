@@ -208,14 +208,13 @@ export async function writeCreates(transaction: Transaction, model: ServiceModel
     if (all.length > 0) await insertRows(transaction, rowSet, all)
   }
   const setSegment = encodeURIComponent(set.name)
-  const keyValueOf = (row: readonly unknown[]) => (p: PropertyModel) => row[set.properties.indexOf(p)]
   return prepared.map(({ plan, dataVersion, row }, i) => {
     const expanded: ExpandedRows[] = partNames.map((name) => ({
       name,
       properties: tablePartSet(model, set, name).properties,
       rows: tablePartRowsByPlan[i]!.get(name)!,
     }))
-    const location = `${plan.request.serviceRoot}${setSegment}${canonicalKey(set, keyValueOf(row))}`
+    const location = `${plan.request.serviceRoot}${setSegment}${canonicalKey(set, (p) => row[set.properties.indexOf(p)])}`
     const result = entityResult(plan.request, plan.format, {
       status: 201,
       set,

@@ -6,6 +6,7 @@ import { entityWriterFor } from '../../respond/entity-writer.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { contentType, type JsonFormat } from '../response-format.js'
 import type { ServiceRequest } from '../service-request.js'
+import { perRootCache } from './per-root-cache.js'
 
 export interface WriteResult {
   readonly status: number
@@ -44,20 +45,9 @@ export interface EntityResultOptions {
 }
 
 /** `"@odata.context":"…",` of an entity of a set, by service root: the same text for every create of a batch. */
-const contextMembers = new WeakMap<EntitySetModel, Map<string, string>>()
-
-function contextMember(serviceRoot: string, set: EntitySetModel): string {
-  let byRoot = contextMembers.get(set)
-  if (!byRoot) contextMembers.set(set, (byRoot = new Map()))
-  let member = byRoot.get(serviceRoot)
-  if (member === undefined) {
-    member = `"@odata.context":${JSON.stringify(`${serviceRoot}$metadata#${set.name}/$entity`)},`
-    // A root per Host header a client sends: few; the bound keeps odd ones from growing it.
-    if (byRoot.size >= 100) byRoot.clear()
-    byRoot.set(serviceRoot, member)
-  }
-  return member
-}
+const contextMember = perRootCache(
+  (set: EntitySetModel, serviceRoot: string) => `"@odata.context":${JSON.stringify(`${serviceRoot}$metadata#${set.name}/$entity`)},`,
+)
 
 /** The entity after a write: 200/201 with the entity (navigations written with it included), or 204 on `return=minimal`. */
 export function entityResult(request: ServiceRequest, format: JsonFormat, options: EntityResultOptions): WriteResult {
@@ -74,7 +64,7 @@ export function entityResult(request: ServiceRequest, format: JsonFormat, option
   if (options.etag !== undefined) headers.ETag = options.etag
   if (options.location !== undefined && options.status === 201) headers.Location = options.location
   const annotations =
-    contextMember(request.serviceRoot, options.set) + (options.etag === undefined ? '' : `"@odata.etag":${JSON.stringify(options.etag)},`)
+    contextMember(options.set, request.serviceRoot) + (options.etag === undefined ? '' : `"@odata.etag":${JSON.stringify(options.etag)},`)
   let body = entityWriterFor(options.properties, format).write(options.row, annotations)
   if (options.properties.length === 0) body = body.replace(/,}$/, '}')
   if (options.expanded && options.expanded.length > 0) {
