@@ -6,7 +6,11 @@ import type { SubjectModel } from '../model/model.js'
 import { rateLimited } from '../limits/rate-limiter.js'
 import type { ServiceContext } from '../service/service-context.js'
 
+/** A profile without rate rules admits every request: one settled promise serves them all. */
+const ADMITTED: Promise<void> = Promise.resolve()
+
 export function admitRequest(context: ServiceContext, subject: SubjectModel): Promise<void> {
+  if (subject.profile.rateRules.length === 0) return ADMITTED
   const admission = context.rateLimiter.consume(subject, 1).then((decision) => {
     if (!decision.allowed) throw rateLimited(decision, 1)
   })

@@ -46,27 +46,41 @@ function withoutTokenParameters(query: string): string {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** Matches `secret` with any of its characters written literally or percent-encoded. */
-function anySpelling(secret: string): RegExp {
+function anySpelling(secret: string): string {
   let pattern = ''
   for (const character of secret) {
     const encoded = [...Buffer.from(character, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('')
     pattern += `(?:${escapeRegExp(character)}|${encoded})`
   }
-  return new RegExp(pattern, 'gi')
+  return pattern
 }
 
-const secretPatterns = new Map<string, RegExp>()
+/**
+ * One pattern for all the secrets of a list, so a URL is searched once however many tokens are configured
+ * (every logged request is). Longer secrets come first: one that contains another is masked whole.
+ */
+const secretPatterns = new WeakMap<readonly string[], RegExp | null>()
 
-export function redactUrl(url: string, secrets: readonly string[] = []): string {
+function secretsPattern(secrets: readonly string[]): RegExp | null {
+  let pattern = secretPatterns.get(secrets)
+  if (pattern === undefined) {
+    const alternatives = [...new Set(secrets)]
+      .filter((secret) => secret.length > 0)
+      .sort((a, b) => b.length - a.length)
+      .map(anySpelling)
+    pattern = alternatives.length === 0 ? null : new RegExp(alternatives.join('|'), 'gi')
+    secretPatterns.set(secrets, pattern)
+  }
+  return pattern
+}
+
+const NO_SECRETS: readonly string[] = []
+
+export function redactUrl(url: string, secrets: readonly string[] = NO_SECRETS): string {
   let text = withoutUserinfo(url)
   const queryAt = text.indexOf('?')
   const path = queryAt < 0 ? text : text.slice(0, queryAt)
   text = withoutPathTokens(path) + (queryAt < 0 ? '' : `?${withoutTokenParameters(text.slice(queryAt + 1))}`)
-  for (const secret of secrets) {
-    if (secret.length === 0) continue
-    let pattern = secretPatterns.get(secret)
-    if (!pattern) secretPatterns.set(secret, (pattern = anySpelling(secret)))
-    text = text.replace(pattern, MASK)
-  }
-  return text
+  const pattern = secretsPattern(secrets)
+  return pattern === null ? text : text.replace(pattern, MASK)
 }

@@ -4,6 +4,7 @@
 // latency, the batch stage operations and change sets, the streamer rows, the rate rules refusals, the
 // request log its failed writes; the pool gauges are read at scrape time.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { RequestMetrics } from './request-metrics.js'
 
 export const metricsRegistry = new Registry()
 collectDefaultMetrics({ register: metricsRegistry })
@@ -11,19 +12,14 @@ collectDefaultMetrics({ register: metricsRegistry })
 /** Seconds; from a key read (milliseconds) to a large export or batch (tens of seconds). */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
 
-export const requestsTotal = new Counter({
-  name: 'odata_requests_total',
-  help: 'Requests answered, by service root flavour (reference, token; none outside the roots), method and status (0: the client left first)',
-  labelNames: ['flavour', 'method', 'status'] as const,
-  registers: [metricsRegistry],
-})
-
-export const requestDuration = new Histogram({
-  name: 'odata_request_duration_seconds',
-  help: 'Time from the request head to the end of the answer, by flavour and method',
-  labelNames: ['flavour', 'method'] as const,
+/** Requests by flavour, method and status, and their latency (request-metrics.ts: counted on every answer). */
+const requestMetrics = new RequestMetrics(metricsRegistry, {
+  countName: 'odata_requests_total',
+  countHelp:
+    'Requests answered, by service root flavour (reference, token; none outside the roots), method and status (0: the client left first)',
+  durationName: 'odata_request_duration_seconds',
+  durationHelp: 'Time from the request head to the end of the answer, by flavour and method',
   buckets: LATENCY_BUCKETS,
-  registers: [metricsRegistry],
 })
 
 export const batchOperationsTotal = new Counter({
@@ -119,8 +115,7 @@ export function unwatchPool(pool: ObservablePool): void {
 
 /** One answered request: counted and timed. */
 export function observeRequest(flavour: string, method: string, status: number, seconds: number): void {
-  requestsTotal.inc({ flavour, method, status: String(status) })
-  requestDuration.observe({ flavour, method }, seconds)
+  requestMetrics.observe(flavour, method, status, seconds)
 }
 
 /** The text a scrape gets: this process's registry, or (in a worker process) the sum over every process. */

@@ -19,7 +19,7 @@ import type { Row } from './read/projection.js'
 import { poolRunner } from './read/query-runner.js'
 import { loadExpansions, writeObject } from './read/row-object.js'
 import { buildRowShape } from './read/row-shape.js'
-import { jsonFormat, responseHeaders } from './response-format.js'
+import { type JsonFormat, jsonFormat, responseHeaders } from './response-format.js'
 import { createEntityWriter, type EntityWriter } from '../respond/entity-writer.js'
 import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
@@ -139,6 +139,7 @@ async function readPlainEntity(
   set: EntitySetModel,
   key: KeyValues,
   options: ReadEntityOptions,
+  format: JsonFormat,
 ): Promise<void> {
   const read = plainEntityRead(set)
   const [rows] = await context.pool.execute({ sql: read.sql, rowsAsArray: true }, sqlValues(keyParameters(set, key)))
@@ -149,7 +150,6 @@ async function readPlainEntity(
   }
   const etag = read.versionIndex < 0 ? undefined : `W/"${String(row[read.versionIndex])}"`
   const annotations = `"@odata.context":${JSON.stringify(`${request.serviceRoot}$metadata#${set.name}/$entity`)},${etag === undefined ? '' : `"@odata.etag":${JSON.stringify(etag)},`}`
-  const format = jsonFormat(request)
   sink.sendJson(200, read.writer.write(row, annotations), responseHeaders(format, etag === undefined ? {} : { ETag: etag }))
 }
 
@@ -165,7 +165,8 @@ export async function readEntity(
   // Sets with table parts take the general path, which reads the parts' rows as expansions do (bind-expand.ts).
   if (request.query.system.size === 0 && !isRecordSetSet(set) && set.properties.length > 0 && !set.navigations.some((n) => n.collection)) {
     const format = jsonFormat(request)
-    if (format.metadata === 'minimal' && !format.ieee754Compatible) return readPlainEntity(context, request, sink, set, key, options)
+    if (format.metadata === 'minimal' && !format.ieee754Compatible)
+      return readPlainEntity(context, request, sink, set, key, options, format)
   }
   const parsed = parseReadOptions(request, 'entity')
   const format = jsonFormat(request)

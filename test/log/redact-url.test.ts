@@ -35,4 +35,13 @@ t.test('configured tokens anywhere, literal or percent-encoded', async (t) => {
   t.equal(redactUrl('/api/v4/X%3Ftoken%3D%64emo%2dtoken', TOKENS), '/api/v4/X%3Ftoken%3D***')
   t.equal(redactUrl('/api/v4/X(%27reader-token%27)', TOKENS), '/api/v4/X(%27***%27)')
   t.equal(redactUrl('/api/v4/X?$top=1', TOKENS), '/api/v4/X?$top=1')
+  t.equal(redactUrl("/api/v4/X?$filter=Code eq 'DEMO-Token'", TOKENS), "/api/v4/X?$filter=Code eq '***'", 'in any case')
+})
+
+t.test('tokens that contain one another are masked whole, in one pass over the URL', async (t) => {
+  // Listed shortest first: the longer one still wins where both match.
+  const nested = ['abc', 'abc-long', 'xabc-long-y', '']
+  t.equal(redactUrl('/x/abc-long/xabc-long-y/abc/ab', nested), '/x/***/***/***/ab')
+  t.equal(redactUrl('/x/%61bc-lon%67', nested), '/x/***')
+  t.equal(redactUrl('/x/abc', ['', '']), '/x/abc', 'empty tokens mask nothing')
 })
