@@ -6,7 +6,8 @@
 //     service, in the same process tree;                                          target ≥ 0.7
 //   - the same rows inserted straight through mysql2, 100 per multi-row INSERT and transaction, 4 connections.
 // Also printed: the service's and the bare handler's CPU time per operation (process.cpuUsage of each
-// server, read over IPC around its runs). The service logs in as `bench` (no rate rules), with the
+// server, read over IPC around its runs) and, when the database runs on this machine, the database server's
+// (perf/support/database-cpu.ts: the service's request log is rows the bare handler does not write). The service logs in as `bench` (no rate rules), with the
 // request log at the configuration's level (REQUEST_LOG_LEVEL to change it).
 // Run: node scripts/run-benchmarks.mjs batch-creates   (BENCH_SECONDS, BENCH_CPU_PROF=<folder> for profiles,
 // BENCH_FORMATS=json or multipart for one format only)
@@ -15,6 +16,7 @@ import http from 'node:http'
 import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../test/support/build-batch-body.js'
 import { createPool, type Pool } from '../src/store/pool.js'
 import { benchAddress, prepareBenchDatabase } from './support/bench-database.js'
+import { databaseCpuReader } from './support/database-cpu.js'
 import { printResult } from './support/report.js'
 import { startServerProcess, type ServerProcess } from './support/server-process.js'
 
@@ -28,6 +30,7 @@ const BARE_PORT = 18142
 
 const { pool } = await prepareBenchDatabase(1)
 const cleanUp = () => pool.query('DELETE FROM `c_Products` WHERE `Article` = ?', [MARK])
+const databaseCpu = databaseCpuReader(benchAddress().host)
 await cleanUp()
 
 let serial = 0
@@ -84,13 +87,14 @@ async function measure(
   port: number,
   kind: 'json' | 'multipart',
   seconds: number,
-): Promise<{ operationsPerSecond: number; cpuPerOperation: number }> {
+): Promise<{ operationsPerSecond: number; cpuPerOperation: number; databaseCpuPerOperation: number | undefined }> {
   const bodies = Array.from({ length: Math.ceil(seconds * 600) + CLIENTS }, () => batch(kind))
   let next = 0
   let operations = 0
   // Connections of its own: uWS closes a keep-alive connection idle for 10 s, as between two measurements.
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS })
   const cpuBefore = await server.cpu()
+  const databaseBefore = databaseCpu?.()
   const started = process.hrtime.bigint()
   const deadline = started + BigInt(Math.round(seconds * 1e9))
   await Promise.all(
@@ -103,8 +107,14 @@ async function measure(
   )
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9
   const cpu = (await server.cpu()) - cpuBefore
+  const databaseAfter = databaseCpu?.()
   agent.destroy()
-  return { operationsPerSecond: operations / elapsed, cpuPerOperation: cpu / operations }
+  return {
+    operationsPerSecond: operations / elapsed,
+    cpuPerOperation: cpu / operations,
+    databaseCpuPerOperation:
+      databaseBefore === undefined || databaseAfter === undefined ? undefined : (databaseAfter - databaseBefore) / operations,
+  }
 }
 
 /** The same rows straight through mysql2: 4 connections, one transaction and one multi-row INSERT per 100. */
@@ -159,11 +169,17 @@ try {
     const bareAfter = await measure(bare, BARE_PORT, kind, SECONDS)
     const baseline = (bareBefore.operationsPerSecond + bareAfter.operationsPerSecond) / 2
     const bareCpu = (bareBefore.cpuPerOperation + bareAfter.cpuPerOperation) / 2
+    const bareDatabaseCpu =
+      bareBefore.databaseCpuPerOperation === undefined || bareAfter.databaseCpuPerOperation === undefined
+        ? undefined
+        : (bareBefore.databaseCpuPerOperation + bareAfter.databaseCpuPerOperation) / 2
     const extra = {
       mysql2OperationsPerSecond: mysql,
       ratioToMysql2: measured.operationsPerSecond / mysql,
       serviceCpuMicrosecondsPerOperation: measured.cpuPerOperation,
       bareCpuMicrosecondsPerOperation: bareCpu,
+      serviceDatabaseCpuMicrosecondsPerOperation: measured.databaseCpuPerOperation,
+      bareDatabaseCpuMicrosecondsPerOperation: bareDatabaseCpu,
       bareRuns: [bareBefore.operationsPerSecond, bareAfter.operationsPerSecond],
     }
     printResult({
@@ -179,6 +195,11 @@ try {
       `  ${kind}: ratio to mysql2 multi-row INSERTs (${mysql.toFixed(0)} operations/s) ${extra.ratioToMysql2.toFixed(2)}; ` +
         `CPU per operation: service ${measured.cpuPerOperation.toFixed(1)} µs, bare handler ${bareCpu.toFixed(1)} µs`,
     )
+    if (measured.databaseCpuPerOperation !== undefined && bareDatabaseCpu !== undefined)
+      console.log(
+        `  ${kind}: database server CPU per operation: with the service ${measured.databaseCpuPerOperation.toFixed(1)} µs, ` +
+          `with the bare handler ${bareDatabaseCpu.toFixed(1)} µs`,
+      )
   }
 } finally {
   await Promise.all([service.stop(), bare.stop()])

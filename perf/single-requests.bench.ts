@@ -2,12 +2,14 @@
 // answering the same bytes, measured before and after the service in the same run (target ≥ 0.7):
 //   - GET of one catalog item by key (perf/support/key-read-servers.ts: the same SELECT);
 //   - POST of one catalog item (perf/support/bare-create-server.ts: the same transaction and INSERT).
-// Also printed: each server's CPU time per request (process.cpuUsage, over IPC). The service is asked as
+// Also printed: each server's CPU time per request (process.cpuUsage, over IPC), and the database server's
+// when it runs on this machine (perf/support/database-cpu.ts). The service is asked as
 // `bench` (a profile without rate rules). The service runs twice, without and with the request-serialising
 // front (HTTP_PIPELINING=serialize), measured alternately (off, on, on, off) between the two bare runs; the
 // front's cost is printed as the ratio on/off.
 // Run: node scripts/run-benchmarks.mjs single-requests   (BENCH_SECONDS, BENCH_CPU_PROF=<folder> for profiles)
-import { prepareBenchDatabase } from './support/bench-database.js'
+import { benchAddress, prepareBenchDatabase } from './support/bench-database.js'
+import { databaseCpuReader } from './support/database-cpu.js'
 import { runLoad } from './support/load-client.js'
 import { printResult } from './support/report.js'
 import { startServerProcess, type ServerProcess } from './support/server-process.js'
@@ -20,6 +22,7 @@ const { pool } = await prepareBenchDatabase(1)
 const [rows] = await pool.query('SELECT Ref_Key FROM c_Products WHERE Article <> ? ORDER BY Code LIMIT 1000', [MARK])
 const keys = (rows as { Ref_Key: string }[]).map((r) => r.Ref_Key)
 const cleanUp = () => pool.query('DELETE FROM `c_Products` WHERE `Article` = ?', [MARK])
+const databaseCpu = databaseCpuReader(benchAddress().host)
 await cleanUp()
 
 const basic = `Basic ${Buffer.from('bench:bench').toString('base64')}`
@@ -45,6 +48,8 @@ function create(): Buffer {
 interface Measured {
   readonly requestsPerSecond: number
   readonly cpuPerRequest: number
+  /** NaN when the database server's CPU time cannot be read here. */
+  readonly databaseCpuPerRequest: number
 }
 
 async function measure(
@@ -55,11 +60,17 @@ async function measure(
   seconds = SECONDS,
 ): Promise<Measured> {
   const before = await server.cpu()
+  const databaseBefore = databaseCpu?.() ?? Number.NaN
   const result = await runLoad({ port, connections: CONNECTIONS, seconds, request })
   const cpu = (await server.cpu()) - before
+  const databaseAfter = databaseCpu?.() ?? Number.NaN
   if (Object.keys(result.statuses).some((s) => Number(s) !== status))
     throw new Error(`port ${port}: unexpected statuses ${JSON.stringify(result.statuses)}`)
-  return { requestsPerSecond: result.requestsPerSecond, cpuPerRequest: cpu / result.requests }
+  return {
+    requestsPerSecond: result.requestsPerSecond,
+    cpuPerRequest: cpu / result.requests,
+    databaseCpuPerRequest: (databaseAfter - databaseBefore) / result.requests,
+  }
 }
 
 /** Bare; the service without the front, with it, with it, without it; bare again: each figure against the mean bare run. */
@@ -81,12 +92,14 @@ async function compare(
   const bareAfter = await measure(...bareServer, request, status)
   const baseline = (bareBefore.requestsPerSecond + bareAfter.requestsPerSecond) / 2
   const bareCpu = (bareBefore.cpuPerRequest + bareAfter.cpuPerRequest) / 2
+  const bareDatabaseCpu = (bareBefore.databaseCpuPerRequest + bareAfter.databaseCpuPerRequest) / 2
   const mean = (runs: Measured[], of: keyof Measured) => runs.reduce((sum, run) => sum + run[of], 0) / runs.length
   for (const [label, runs] of [
     ['', plainRuns],
     [' (serialising front)', frontedRuns],
   ] as const) {
     const cpu = mean(runs, 'cpuPerRequest')
+    const databaseCpuPerRequest = mean(runs, 'databaseCpuPerRequest')
     printResult({
       benchmark: `${name}${label}`,
       figure: mean(runs, 'requestsPerSecond'),
@@ -99,10 +112,17 @@ async function compare(
         runs: runs.map((run) => run.requestsPerSecond),
         serviceCpuMicrosecondsPerRequest: cpu,
         bareCpuMicrosecondsPerRequest: bareCpu,
+        ...(Number.isNaN(databaseCpuPerRequest)
+          ? {}
+          : { serviceDatabaseCpuMicrosecondsPerRequest: databaseCpuPerRequest, bareDatabaseCpuMicrosecondsPerRequest: bareDatabaseCpu }),
         bareRuns: [bareBefore.requestsPerSecond, bareAfter.requestsPerSecond],
       },
     })
     console.log(`  CPU per request: service${label} ${cpu.toFixed(1)} µs, bare handler ${bareCpu.toFixed(1)} µs`)
+    if (!Number.isNaN(databaseCpuPerRequest))
+      console.log(
+        `  database server CPU per request: with the service${label} ${databaseCpuPerRequest.toFixed(1)} µs, with the bare handler ${bareDatabaseCpu.toFixed(1)} µs`,
+      )
   }
   printResult({
     benchmark: `${name} front on/off`,
