@@ -2,7 +2,17 @@
 // the selected properties and each expanded navigation with its own selection (`Nav()` when it has
 // none), or, after `$apply` changed the shape, the result's properties (`Set(Product(Description),Total)`,
 // Data Aggregation §3.17). Absolute, from the request's Host, without any token (decisions.md §3).
+import type { EntitySetModel } from '../../model/model.js'
 import type { BoundApply, BoundExpandItem, BoundSelect } from '../../odata/bind/index.js'
+import { perRootCache } from '../per-root-cache.js'
+
+/**
+ * `"@odata.context":"…",` of a whole entity of a set (no selection), by service root: the same text for
+ * every create of a batch and every plain read by key, made once.
+ */
+export const entityContextMember = perRootCache(
+  (set: EntitySetModel, serviceRoot: string) => `"@odata.context":${JSON.stringify(`${serviceRoot}$metadata#${set.name}/$entity`)},`,
+)
 
 export function contextUrl(
   serviceRoot: string,

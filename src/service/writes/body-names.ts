@@ -13,7 +13,7 @@ import { matchMount } from '../../odata/mounts.js'
 import type { EntitySetModel, ServiceModel } from '../../model/model.js'
 import type { ServiceRequest } from '../service-request.js'
 import { invalidValue } from './body-values.js'
-import { perRootCache } from './per-root-cache.js'
+import { perRootCache } from '../per-root-cache.js'
 
 const BIND = '@odata.bind'
 

@@ -6,7 +6,7 @@ import { entityWriterFor } from '../../respond/entity-writer.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { contentType, type JsonFormat } from '../response-format.js'
 import type { ServiceRequest } from '../service-request.js'
-import { perRootCache } from './per-root-cache.js'
+import { entityContextMember } from '../read/context-url.js'
 
 export interface WriteResult {
   readonly status: number
@@ -44,27 +44,21 @@ export interface EntityResultOptions {
   readonly expanded?: readonly ExpandedRows[]
 }
 
-/** `"@odata.context":"…",` of an entity of a set, by service root: the same text for every create of a batch. */
-const contextMember = perRootCache(
-  (set: EntitySetModel, serviceRoot: string) => `"@odata.context":${JSON.stringify(`${serviceRoot}$metadata#${set.name}/$entity`)},`,
-)
-
 /** The entity after a write: 200/201 with the entity (navigations written with it included), or 204 on `return=minimal`. */
 export function entityResult(request: ServiceRequest, format: JsonFormat, options: EntityResultOptions): WriteResult {
-  if (prefersMinimal(request)) {
-    const headers: Record<string, string> = {}
-    if (options.etag !== undefined) headers.ETag = options.etag
-    if (options.location !== undefined && options.status === 201) headers.Location = options.location
+  const minimal = prefersMinimal(request)
+  // Made in their final order (Content-Type, ETag, Location, …) at once rather than copied into a second object.
+  const headers: Record<string, string> = minimal ? {} : { 'Content-Type': contentType(format) }
+  if (options.etag !== undefined) headers.ETag = options.etag
+  if (options.location !== undefined && options.status === 201) headers.Location = options.location
+  if (minimal) {
     if (options.location !== undefined) headers['OData-EntityId'] = options.location
     headers['Preference-Applied'] = 'return=minimal'
     return { status: 204, headers }
   }
-  // Made in their final order (Content-Type, ETag, Location) at once rather than copied into a second object.
-  const headers: Record<string, string> = { 'Content-Type': contentType(format) }
-  if (options.etag !== undefined) headers.ETag = options.etag
-  if (options.location !== undefined && options.status === 201) headers.Location = options.location
   const annotations =
-    contextMember(options.set, request.serviceRoot) + (options.etag === undefined ? '' : `"@odata.etag":${JSON.stringify(options.etag)},`)
+    entityContextMember(options.set, request.serviceRoot) +
+    (options.etag === undefined ? '' : `"@odata.etag":${JSON.stringify(options.etag)},`)
   let body = entityWriterFor(options.properties, format).write(options.row, annotations)
   if (options.properties.length === 0) body = body.replace(/,}$/, '}')
   if (options.expanded && options.expanded.length > 0) {

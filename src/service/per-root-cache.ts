@@ -1,5 +1,5 @@
-// Values made from an object of the model and a service root, kept: every write of a batch asks for the
-// same few (one root per Host header clients send). Bounded per object, so odd Host headers cannot grow it.
+// Values made from an object of the model and a service root, kept: every write of a batch and every read
+// by key asks for the same few (one root per Host header clients send). Bounded per object, so odd Host headers cannot grow it.
 const MAX_ROOTS = 100
 
 /** `make(owner, serviceRoot)`, computed once per pair and kept while `owner` lives. */
