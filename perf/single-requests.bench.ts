@@ -8,7 +8,7 @@
 // front (HTTP_PIPELINING=serialize), measured alternately (off, on, on, off) between the two bare runs; the
 // front's cost is printed as the ratio on/off.
 // Run: node scripts/run-benchmarks.mjs single-requests   (BENCH_SECONDS, BENCH_CPU_PROF=<folder> for profiles)
-import { benchAddress, prepareBenchDatabase } from './support/bench-database.js'
+import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { databaseCpuReader } from './support/database-cpu.js'
 import { runLoad } from './support/load-client.js'
 import { printResult } from './support/report.js'
@@ -24,6 +24,7 @@ const keys = (rows as { Ref_Key: string }[]).map((r) => r.Ref_Key)
 const cleanUp = () => pool.query('DELETE FROM `c_Products` WHERE `Article` = ?', [MARK])
 const databaseCpu = databaseCpuReader(benchAddress().host)
 await cleanUp()
+await waitForQuietDatabase(pool) // what an earlier run deleted, purged before this one measures
 
 const basic = `Basic ${Buffer.from('bench:bench').toString('base64')}`
 const reads = keys.map((key) =>

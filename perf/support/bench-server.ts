@@ -15,7 +15,7 @@ import { benchAddress } from './bench-database.js'
 const port = Number(process.argv[2])
 const model = buildModel(loadConfigurationFile('config/demo.json'))
 const pipelining = process.env.HTTP_PIPELINING === 'serialize' ? 'serialize' : 'uws'
-await startServer(createServiceContext(model, createPool(benchAddress())), { host: '127.0.0.1', port, pipelining })
+await startServer(createServiceContext(model, createPool(benchAddress()), process.env), { host: '127.0.0.1', port, pipelining })
 process.on('message', (message) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() })
   if (message === 'exit') process.exit(0)

@@ -14,7 +14,7 @@ const [mode, portText] = process.argv.slice(2)
 const pool = createPool(benchAddress())
 
 if (mode === 'service') {
-  await startServer(createServiceContext(loadModel('config/demo.json'), pool), { host: '127.0.0.1', port: Number(portText) })
+  await startServer(createServiceContext(loadModel('config/demo.json'), pool, process.env), { host: '127.0.0.1', port: Number(portText) })
   process.send?.({ ready: true })
 } else {
   process.once('message', async (message: { sql: string }) => {

@@ -20,7 +20,7 @@ const sql = `SELECT ${columns} FROM \`${set.table}\` WHERE \`Ref_Key\` = ? LIMIT
 
 if (mode === 'service' || mode === 'service-serialize') {
   const pipelining = mode === 'service-serialize' ? 'serialize' : 'uws'
-  await startServer(createServiceContext(model, pool), { host: '127.0.0.1', port, pipelining })
+  await startServer(createServiceContext(model, pool, process.env), { host: '127.0.0.1', port, pipelining })
 } else {
   const app = uws.App()
   app.get('/*', (res, req) => {

@@ -11,13 +11,22 @@ export interface ServerProcess {
   stop(): Promise<void>
 }
 
-export async function startServerProcess(script: string, args: readonly string[]): Promise<ServerProcess> {
+/** `environment`: variables set for the child over this process's own (REQUEST_LOG_LEVEL, say). */
+export async function startServerProcess(
+  script: string,
+  args: readonly string[],
+  environment: Readonly<Record<string, string>> = {},
+): Promise<ServerProcess> {
   const profile = process.env.BENCH_CPU_PROF
   const execArgv = [
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
     ...(process.env.BENCH_SERVER_FLAGS ? process.env.BENCH_SERVER_FLAGS.split(' ') : []),
   ]
-  const child: ChildProcess = fork(fileURLToPath(new URL(script, import.meta.url)), [...args], { stdio: 'inherit', execArgv })
+  const child: ChildProcess = fork(fileURLToPath(new URL(script, import.meta.url)), [...args], {
+    stdio: 'inherit',
+    execArgv,
+    env: { ...process.env, ...environment },
+  })
   await new Promise((resolve, reject) => {
     child.once('message', resolve)
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)))
