@@ -2,9 +2,9 @@
 // The HTTP endpoint has already made the early refusals of decisions.md §7 (method, flavour, size,
 // OData-MaxVersion, media type, the body itself); the rest come here, in the same order: operation count
 // and structure (the plan, 400), then rate rules (429). Nothing executes until all of them pass.
-import { randomUUID } from 'node:crypto'
 import { ODataError, toODataError } from '../errors.js'
 import { rateLimited } from '../limits/rate-limiter.js'
+import { newBatchId } from '../log/batch-id.js'
 import { logger } from '../log/logger.js'
 import { batchChangeSetsTotal, batchDuration, batchOperationsTotal } from '../metrics/service-metrics.js'
 import { shouldLog } from '../log/request-log.js'
@@ -101,7 +101,7 @@ async function answerBatch(
   const formatWriter =
     document.format === 'multipart' ? new MultipartBatchWriter(output, responseHeaders) : new JsonBatchWriter(output, responseHeaders)
   const recorder = new OutcomeRecorder(formatWriter)
-  const batchId = randomUUID()
+  const batchId = newBatchId()
   const entries = (operations: readonly RecordedOperation[]) =>
     batchLogEntries(
       {
@@ -179,7 +179,7 @@ async function logRefusal(
     durationMs,
     operations,
     errorCode: error.code,
-    batchId: randomUUID(),
+    batchId: newBatchId(),
   }
   // The refusal is answered whether or not its entry could be written.
   await context.requestLog.writeBatch([entry]).catch((failure: unknown) => logger.error({ err: failure }, 'request log write failed'))
