@@ -3,6 +3,8 @@
 // uWS rules this class keeps in one place:
 // - after `onAborted` fires the response object must not be touched again (`aborted` guards every call);
 // - writes from outside the request callback are wrapped in `cork` so headers and body leave in one packet;
+// - a streamed response's status and headers wait for its first chunk (or its end) and leave in the same
+//   `cork`: each cork is a send to the socket of its own, and a send costs more than the bytes it carries;
 // - `write` returning false means the chunk was queued but the socket is full: the producer must wait
 //   for `onWritable` before writing more, so a slow reader holds the query, not the memory.
 // After the status line is out, a failure can no longer become an error body: `abort()` closes the socket
@@ -21,6 +23,8 @@ export class Responder {
   private started = false
   private finished = false
   private writableWaiter: (() => void) | undefined
+  /** A streamed response's status and headers, given to `begin` and not yet written. */
+  private pendingHead: { readonly status: number; readonly headers: Headers } | undefined
   private readonly abortListeners: (() => void)[] = []
   private readonly doneListeners: (() => void)[] = []
   /** The status the response was sent with, for the request log. */
@@ -119,10 +123,23 @@ export class Responder {
     )
   }
 
-  /** Starts a streamed (chunked) response. */
+  /**
+   * Starts a streamed response: from here on the status is decided (an error can only abort), but the
+   * head is written with the first chunk or the end, in one send.
+   */
   begin(status: number, headers: Headers): void {
     if (this.finished || this.started) return
-    this.res.cork(() => this.writeHead(status, headers))
+    this.started = true
+    this.status = status
+    this.pendingHead = { status, headers }
+  }
+
+  /** Inside a cork: the head that `begin` left to write. */
+  private writePendingHead(): void {
+    const head = this.pendingHead
+    if (head === undefined) return
+    this.pendingHead = undefined
+    this.writeHead(head.status, head.headers)
   }
 
   /** Writes a chunk; false means the socket is full: await `drained()` before the next write. */
@@ -131,6 +148,7 @@ export class Responder {
     if (this.headOnly) return true
     let ok = true
     this.res.cork(() => {
+      this.writePendingHead()
       ok = this.res.write(chunk)
     })
     return ok
@@ -153,7 +171,12 @@ export class Responder {
   end(chunk?: string | Uint8Array): void {
     if (this.finished) return
     this.finished = true
-    this.res.cork(() => (this.headOnly ? this.res.endWithoutBody() : this.res.end(chunk ?? '')))
+    this.res.cork(() => {
+      // A response begun and ended without a chunk between leaves whole, with a Content-Length.
+      this.writePendingHead()
+      if (this.headOnly) this.res.endWithoutBody()
+      else this.res.end(chunk ?? '')
+    })
     this.notifyDone()
   }
 

@@ -1,6 +1,6 @@
 // The JSON batch response (OData 4.01): `{"responses":[…]}`, each item with `id`, `atomicityGroup` when
 // the request had one, `status`, `headers` (canonical names: canonical-header-name.ts) and `body` (a JSON
-// value when the operation answered JSON, else a string). Items are written as their step completes. In a
+// value when the operation answered JSON, else a string). Items are written as their step completes (each with the next, the last with the end). In a
 // failed atomicity group the failed operation keeps its error and every other member is 424
 // (service.md §4.4 rule 3, decisions.md §7).
 import { ODataError } from '../../errors.js'
@@ -45,6 +45,8 @@ function item(planned: PlannedOperation, response: CollectedResponse): string {
 
 export class JsonBatchWriter implements BatchResultWriter {
   private count = 0
+  /** The last text emitted, written with the next one or with the end: a batch of one step is one send. */
+  private held: string | undefined
 
   constructor(
     private readonly sink: ResponseSink,
@@ -54,11 +56,13 @@ export class JsonBatchWriter implements BatchResultWriter {
   /**
    * Writes `count` items, already separated by commas, in one write: a change set of hundreds is one chunk
    * for the socket, not hundreds. The items are concatenated, not joined (a join copies them all once more).
+   * Each step's text goes out when the next step's comes, the last with the end.
    */
   private emit(items: string, count: number): void {
     if (count === 0) return
     if (this.count === 0) this.sink.begin(200, { ...this.headers, 'Content-Type': 'application/json;odata.metadata=minimal;charset=utf-8' })
-    this.sink.write((this.count === 0 ? '{"responses":[' : ',') + items)
+    if (this.held !== undefined) this.sink.write(this.held)
+    this.held = (this.count === 0 ? '{"responses":[' : ',') + items
     this.count += count
   }
 
@@ -91,6 +95,6 @@ export class JsonBatchWriter implements BatchResultWriter {
   finish(): void {
     if (this.count === 0)
       this.sink.send(200, { ...this.headers, 'Content-Type': 'application/json;odata.metadata=minimal;charset=utf-8' }, '{"responses":[]}')
-    else this.sink.end(']}')
+    else this.sink.end(`${this.held}]}`)
   }
 }

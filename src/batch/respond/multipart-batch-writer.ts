@@ -1,6 +1,6 @@
 // The multipart/mixed batch response (OData 4.0): `batchresponse_<uuid>` around the parts, change sets as
 // nested `changesetresponse_<uuid>` parts, each operation an `application/http` part with its Content-ID
-// echoed (decisions.md §7). Parts are written as their step completes; a failed change set is answered
+// echoed (decisions.md §7). Parts are written as their step completes (each with the next, the last with the end); a failed change set is answered
 // by one error response in its place (service.md §4.4 rule 3).
 import { randomUUID } from 'node:crypto'
 import { statusLine } from '../../respond/status-line.js'
@@ -23,6 +23,8 @@ function httpPart(response: CollectedResponse, contentId: string | undefined): s
 export class MultipartBatchWriter implements BatchResultWriter {
   readonly boundary = `batchresponse_${randomUUID()}`
   private started = false
+  /** The last part emitted, written with the next one or with the end: a batch of one step is one send. */
+  private held: string | undefined
 
   constructor(
     private readonly sink: ResponseSink,
@@ -34,7 +36,8 @@ export class MultipartBatchWriter implements BatchResultWriter {
       this.sink.begin(200, { ...this.headers, 'Content-Type': `multipart/mixed; boundary=${this.boundary}` })
       this.started = true
     }
-    this.sink.write(`--${this.boundary}${CRLF}${part}${CRLF}`)
+    if (this.held !== undefined) this.sink.write(this.held)
+    this.held = `--${this.boundary}${CRLF}${part}${CRLF}`
   }
 
   operation(outcome: OperationOutcome): void {
@@ -55,6 +58,6 @@ export class MultipartBatchWriter implements BatchResultWriter {
 
   finish(): void {
     if (!this.started) this.sink.begin(200, { ...this.headers, 'Content-Type': `multipart/mixed; boundary=${this.boundary}` })
-    this.sink.end(`--${this.boundary}--${CRLF}`)
+    this.sink.end(`${this.held ?? ''}--${this.boundary}--${CRLF}`)
   }
 }
