@@ -89,24 +89,31 @@ const failed = (response: CollectedResponse) => response.status >= 400
  * shape for every operation, and no closure per operation.
  */
 class OperationRequest implements ServiceRequest {
-  readonly subject: SubjectModel
-  readonly flavour: Flavour
-  readonly serviceRoot: string
-  readonly linkRoot: string | undefined
-
   constructor(
     readonly method: string,
     readonly path: ResourcePath,
     readonly query: ReturnType<typeof parseQueryOptions>,
     readonly headers: ReadonlyMap<string, string>,
-    execution: BatchExecution,
+    /** The batch's: what every operation of it shares (subject, flavour, roots) is read from it, not copied. */
+    private readonly execution: BatchExecution,
     private bodyBytes: Buffer | undefined,
     readonly json: JsonValue | undefined,
-  ) {
-    this.subject = execution.subject
-    this.flavour = execution.flavour
-    this.serviceRoot = execution.serviceRoot
-    this.linkRoot = execution.linkRoot
+  ) {}
+
+  get subject(): SubjectModel {
+    return this.execution.subject
+  }
+
+  get flavour(): Flavour {
+    return this.execution.flavour
+  }
+
+  get serviceRoot(): string {
+    return this.execution.serviceRoot
+  }
+
+  get linkRoot(): string | undefined {
+    return this.execution.linkRoot
   }
 
   get body(): Buffer | undefined {
