@@ -46,8 +46,8 @@ async function create(items: readonly Item[], root: string): Promise<Created[]> 
   })
   const connection = await pool.getConnection()
   try {
-    // The statements the service runs for a change set or a single create (src/store/transaction.ts).
-    await connection.query('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
+    // The statements the service runs for a change set or a single create (src/store/transaction.ts); the
+    // isolation level is the connection's, set once by the pool (src/store/pool.ts) as for the service.
     await connection.query('START TRANSACTION')
     await connection.query(INSERT, [rows])
     await connection.query('COMMIT')
