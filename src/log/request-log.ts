@@ -187,9 +187,28 @@ function batchIdOf(entries: readonly RequestLogEntry[]): string {
   return batchId
 }
 
+/** MySQL's error for a system variable it does not have (wsrep_sync_wait on a server without Galera support). */
+const ER_UNKNOWN_SYSTEM_VARIABLE = 1193
+
+/**
+ * Whether the batch's entries are in the log. Asked after a lost connection, which on a Galera cluster means
+ * the look-up may reach another node than the one the entries were written on, and a node may not yet have
+ * applied what another committed: the read is causal (`wsrep_sync_wait`), so it waits until this node has
+ * applied everything committed before it. MariaDB without a cluster accepts the setting and reads as always;
+ * MySQL does not know it, and its reads are causal on their own. On a connection of its own, closed after, so
+ * the setting never reaches the pool's other users.
+ */
 async function batchLogged(pool: Pool, batchId: string): Promise<boolean> {
-  const found = await query<unknown[]>(pool, sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
-  return found.length > 0
+  const connection = await pool.getConnection()
+  try {
+    await connection.query('SET SESSION wsrep_sync_wait = 1').catch((error: unknown) => {
+      if ((error as { errno?: number }).errno !== ER_UNKNOWN_SYSTEM_VARIABLE) throw error
+    })
+    const found = await query<unknown[]>(connection, sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
+    return found.length > 0
+  } finally {
+    connection.destroy()
+  }
 }
 
 /** How many times a batch's entries are sent at most (a deadlock or lost certification rolls the statement back whole). */
