@@ -5,6 +5,7 @@
 // the driver never hides the service's speed).
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import type { DriveReport } from '../src/tools/drive/drive-report.js'
 import { runWorkload } from '../src/tools/drive/run-workload.js'
 import { workloadFrom } from '../src/tools/drive/workload.js'
 import { prepareBenchDatabase } from './support/bench-database.js'
@@ -51,14 +52,14 @@ async function start(script: string, args: string[]): Promise<() => void> {
 const { pool } = await prepareBenchDatabase(1)
 await pool.end()
 const stopService = await start('./support/bench-server.js', [String(SERVICE_PORT)])
-let service
+let service: DriveReport
 try {
   service = await runWorkload(ingest(SERVICE_PORT))
 } finally {
   stopService()
 }
 const stopCanned = await start('./support/canned-batch-server.js', [String(CANNED_PORT), '100'])
-let canned
+let canned: DriveReport
 try {
   canned = await runWorkload(ingest(CANNED_PORT))
 } finally {

@@ -193,8 +193,9 @@ function totalsRows(
   const add = (key: unknown[], values: number[]) => {
     const id = JSON.stringify(key)
     const entry = sums.get(id)
-    if (entry) entry.values.forEach((_, i) => (entry.values[i]! += values[i]!))
-    else sums.set(id, { key, values })
+    if (entry) {
+      for (let i = 0; i < entry.values.length; i++) entry.values[i]! += values[i]!
+    } else sums.set(id, { key, values })
   }
   if (source.type === 'accumulationRegister' && source.totalsTable) {
     for (const row of movements.rows) {

@@ -20,7 +20,9 @@ const configFile = option('--config', join(root, 'pipeline-order.config.mjs'))
 const { stages, exceptions = [] } = await import(pathToFileURL(configFile).href)
 
 const rowOf = new Map()
-stages.forEach((row, index) => row.forEach((stage) => rowOf.set(stage, index)))
+for (const [index, row] of stages.entries()) {
+  for (const stage of row) rowOf.set(stage, index)
+}
 
 const posix = (path) => path.split(sep).join('/')
 /** `src/batch/plan/plan-batch.ts` → `batch`; `src/errors.ts` → `errors`. */

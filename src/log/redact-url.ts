@@ -26,7 +26,7 @@ function withoutUserinfo(url: string): string {
 
 // A `t` segment: `t` or `%74`/`%54`, between separators written as `/`, `\` or percent-encoded.
 const SEPARATOR = String.raw`(?:/|\\|%2f|%5c)`
-const TOKEN_SEGMENT = new RegExp(String.raw`(${SEPARATOR}(?:t|%74|%54)${SEPARATOR})((?:(?!${SEPARATOR})[^?#])+)`, 'gi')
+const TOKEN_SEGMENT = new RegExp(`(${SEPARATOR}(?:t|%74|%54)${SEPARATOR})((?:(?!${SEPARATOR})[^?#])+)`, 'gi')
 
 function withoutPathTokens(path: string): string {
   return path.replace(TOKEN_SEGMENT, (_, before: string) => `${before}${MASK}`)

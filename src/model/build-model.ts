@@ -686,7 +686,10 @@ function checkPostingRules(b: ModelBuilder): void {
       const path = `/documents/${d}/posting/${r}`
       const [family, registerName] = rule.register.split('.', 2) as [string, string]
       const recordSet = setByName.get(`${family}_${registerName}`)
-      if (!recordSet) return b.problem(`${path}/register`, `names ${rule.register}, which the configuration does not declare`)
+      if (!recordSet) {
+        b.problem(`${path}/register`, `names ${rule.register}, which the configuration does not declare`)
+        return
+      }
       const source = recordSet.source
       if ((source.type === 'accumulationRegister' || source.type === 'accountingRegister') && !source.recorders.includes(document.name))
         b.problem(`${path}/register`, `${rule.register} does not list ${document.name} among its recorders`)
@@ -720,7 +723,7 @@ function checkPostingRules(b: ModelBuilder): void {
           }
           const account = chart?.accounts.find((a) => a.code === entry.account)
           if (!account) b.problem(`${path}/${side}/account`, `account ${entry.account} is not in the chart of accounts`)
-          ;(entry.extDimensions ?? []).forEach((value, i) => checkSource(value, `${path}/${side}/extDimensions/${i}`))
+          for (const [i, value] of (entry.extDimensions ?? []).entries()) checkSource(value, `${path}/${side}/extDimensions/${i}`)
           if (account && (entry.extDimensions ?? []).length !== (account.extDimensions ?? []).length)
             b.problem(
               `${path}/${side}/extDimensions`,

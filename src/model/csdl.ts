@@ -391,7 +391,10 @@ export function buildMetadataXml(model: ServiceModel): string {
 
 function writeStructuredTypeXml(xml: XmlLines, type: CsdlStructuredType): void {
   xml.element(type.kind, { Name: type.name }, () => {
-    if (type.kind === 'EntityType') xml.element('Key', {}, () => type.key.forEach((name) => xml.empty('PropertyRef', { Name: name })))
+    if (type.kind === 'EntityType')
+      xml.element('Key', {}, () => {
+        for (const name of type.key) xml.empty('PropertyRef', { Name: name })
+      })
     for (const property of type.properties) {
       // Nullable defaults to true in CSDL XML, so only the exception is written.
       xml.empty('Property', {

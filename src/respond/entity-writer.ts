@@ -35,9 +35,9 @@ export function entityWriterFor(properties: readonly PropertyModel[], options: J
 }
 
 /** The canonical key predicate of an entity (`(4f…)`, `(Ref_Key=…,LineNumber=1)`), for Location and @odata.id. */
-export function canonicalKey(set: EntitySetModel, valueOf: (property: PropertyModel) => unknown): string {
+export function canonicalKey(set: EntitySetModel, keyValue: (property: PropertyModel) => unknown): string {
   const literal = (property: PropertyModel) => {
-    const value = valueOf(property)
+    const value = keyValue(property)
     switch (property.storage.kind) {
       case 'guid':
       case 'int':

@@ -338,7 +338,7 @@ class SeedGenerator {
     const days = this.seed.days ?? 730
     for (const spec of this.seed.dailyRecords ?? []) {
       const set = this.model.entitySetByName.get(`InformationRegister_${spec.register}`)
-      if (!set || set.source.type !== 'informationRegister') continue
+      if (set?.source.type !== 'informationRegister') continue
       // Every combination of the dimension values the spec names, for every day.
       let combinations: Record<string, unknown>[] = [{}]
       for (const dimensionName of set.source.dimensions) {

@@ -58,7 +58,7 @@ export class StockLedger {
     for (const change of this.changes(plan, document, tablePart, row)) {
       let balance = change.balances.get(change.key)
       if (!balance) change.balances.set(change.key, (balance = change.deltas.map(() => 0)))
-      change.deltas.forEach((delta, i) => (balance![i]! += delta))
+      for (const [i, delta] of change.deltas.entries()) balance[i]! += delta
     }
   }
 

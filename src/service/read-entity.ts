@@ -60,7 +60,7 @@ export async function recordSetExists(context: ServiceContext, set: EntitySetMod
   if (movements.length > 0) return true
   const recorderType = String(key.get('Recorder_Type'))
   const recorderSet = context.model.entitySetByName.get(recorderType.slice(recorderType.indexOf('.') + 1))
-  if (!recorderSet || recorderSet.kind !== 'Document') return false
+  if (recorderSet?.kind !== 'Document') return false
   const documents = await execute<unknown[]>(
     context.pool,
     sql`SELECT 1 FROM ${id(recorderSet.table)} WHERE ${id('Ref_Key')} = ${key.get('Recorder')} LIMIT 1`,

@@ -42,9 +42,19 @@ export class RowSource {
     this.rows = query.stream({ highWaterMark: HIGH_WATER_MARK }) as unknown as Readable
     // Awaited only when the stream has no row: an async iterator would cost a promise per row.
     this.rows.on('readable', this.notify)
-    this.rows.on('end', () => ((this.finished = true), this.notify()))
-    this.rows.on('close', () => ((this.finished = true), this.notify()))
-    this.rows.on('error', (error: unknown) => ((this.failure = error), (this.finished = true), this.notify()))
+    this.rows.on('end', () => {
+      this.finished = true
+      this.notify()
+    })
+    this.rows.on('close', () => {
+      this.finished = true
+      this.notify()
+    })
+    this.rows.on('error', (error: unknown) => {
+      this.failure = error
+      this.finished = true
+      this.notify()
+    })
   }
 
   /**

@@ -17,7 +17,7 @@ const follow = (link: string, headers: Record<string, string> = page) => {
   return rawRequest(service.port, 'GET', `${url.pathname}${url.search}`, { headers: { ...headers, Host: url.host } })
 }
 
-const keys = (body: any) => body.value.map((row: { Ref_Key: string }) => row.Ref_Key)
+const keys = (body: { value: { Ref_Key: string }[] }) => body.value.map((row) => row.Ref_Key)
 
 async function walk(t: Test, first: string, headers: Record<string, string>): Promise<{ links: string[]; seen: string[] }> {
   let response = await service.request('GET', first, { headers: { ...page, ...headers, Host: `127.0.0.1:${service.port}` } })

@@ -1,6 +1,6 @@
 // Wire-level rules of the HTTP layer: OData-Version, 404 for unknown paths and names, 405 with Allow,
 // 400 for malformed URLs and query options, HEAD, the service document, $metadata, oversized headers.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { ERROR_CODES } from '../../src/errors.js'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, startTestService } from '../support/test-service.js'
 
@@ -10,8 +10,7 @@ const headers = { Authorization: DEMO_BASIC }
 const get = (path: string, extra: Record<string, string> = {}) =>
   service.request('GET', `${REFERENCE_ROOT}${path}`, { headers: { ...headers, ...extra } })
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tap's test type is a plugin intersection
-function assertError(t: any, response: Awaited<ReturnType<typeof get>>, status: number, code: string, label: string) {
+function assertError(t: Test, response: Awaited<ReturnType<typeof get>>, status: number, code: string, label: string) {
   t.equal(response.status, status, `${label}: status`)
   const body = response.json()
   t.equal(body.error.code, code, `${label}: code`)

@@ -69,12 +69,13 @@ t.test('the demo configuration is valid and declares the sets of demo-configurat
 })
 
 t.test('schema errors name each bad field by its path', async (t) => {
-  const config = demo() as any
-  config.catalogs[0].attributes[0].type = 'text'
-  config.catalogs[1].colour = 'red'
-  delete config.documents[1].numberLength
-  config.settings.logLevel = 'verbose'
-  config.informationRegisters[0].dimensions[0].to = 'Nowhere.Products'
+  const config = demo()
+  // Values the schema refuses, written past the configuration's types on purpose.
+  ;(config.catalogs[0]!.attributes![0] as { type: string }).type = 'text'
+  Object.assign(config.catalogs[1]!, { colour: 'red' })
+  delete (config.documents[1] as { numberLength?: number }).numberLength
+  ;(config.settings as { logLevel?: string }).logLevel = 'verbose'
+  config.informationRegisters![0]!.dimensions[0]!.to = 'Nowhere.Products'
   const problems = problemsOf(() => validateConfiguration(config))
   const paths = problems.map((p) => p.path)
   t.ok(paths.includes('/catalogs/0/attributes/0/type'), 'bad enum value')
@@ -86,14 +87,14 @@ t.test('schema errors name each bad field by its path', async (t) => {
 })
 
 t.test('cross-reference errors name each bad field by its path', async (t) => {
-  const config = demo() as any
-  config.documents[0].attributes[0].to = 'Catalog.Nowhere'
-  config.documents[0].posting[0].values.Colour = 'row.Product'
-  config.documents[0].posting[0].values.Product = 'row.Nothing'
-  config.documents[1].posting[2].debit.account = '99'
-  config.accumulationRegisters[1].recorders = ['GoodsSale', 'Invoice']
-  config.subjects[1].profile = 'admin'
-  config.documents[0].posting[0].recordType = undefined
+  const config = demo()
+  config.documents[0]!.attributes![0]!.to = 'Catalog.Nowhere'
+  config.documents[0]!.posting![0]!.values.Colour = 'row.Product'
+  config.documents[0]!.posting![0]!.values.Product = 'row.Nothing'
+  config.documents[1]!.posting![2]!.debit!.account = '99'
+  config.accumulationRegisters![1]!.recorders = ['GoodsSale', 'Invoice']
+  config.subjects[1]!.profile = 'admin'
+  config.documents[0]!.posting![0]!.recordType = undefined
   const problems = problemsOf(() => buildModel(validateConfiguration(JSON.parse(JSON.stringify(config)))))
   const paths = problems.map((p) => p.path)
   t.ok(paths.includes('/documents/0/attributes/0/to'), 'unknown reference target')
@@ -136,9 +137,9 @@ t.test('a YAML file is read like JSON, and a file that does not parse is one cle
 })
 
 t.test('names that MySQL could not hold are refused', async (t) => {
-  const config = demo() as any
-  config.catalogs[0].name = 'A'.repeat(31)
-  config.catalogs[1].name = 'Bad-Name'
+  const config = demo()
+  config.catalogs[0]!.name = 'A'.repeat(31)
+  config.catalogs[1]!.name = 'Bad-Name'
   const paths = problemsOf(() => validateConfiguration(config)).map((p) => p.path)
   t.ok(paths.includes('/catalogs/0/name'))
   t.ok(paths.includes('/catalogs/1/name'))

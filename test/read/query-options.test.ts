@@ -1,15 +1,14 @@
 // $select, $orderby, $top, $skip, $count (and /$count), $format and $search on every kind of readable
 // set; SurrogateKey refused where service.md §2.2 says; unknown names and over-limit expressions
 // refused with 400, the option as target, and the position or the actual figure.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { ERROR_CODES } from '../../src/errors.js'
 import { P, R, RECEIPT_TYPE, S, SALE_TYPE, startReadService } from './support/read-fixture.js'
 
 const service = await startReadService('read_query_options')
 t.teardown(() => service.close())
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tap's test type is a plugin intersection
-async function refused(t: any, path: string, code: string, target: string, message?: RegExp) {
+async function refused(t: Test, path: string, code: string, target: string, message?: RegExp) {
   const response = await service.get(path)
   t.equal(response.status, ERROR_CODES[code as keyof typeof ERROR_CODES].status, `${path}: status`)
   const error = response.json().error

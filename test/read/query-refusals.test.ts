@@ -2,7 +2,7 @@
 // limit's answer states the actual figure (decisions.md §8), a division by zero fails instead of making an
 // empty set, `isof` with a type the service does not know is 400 (decisions.md §2). Real rows (the read
 // fixture), real MySQL.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { ERROR_CODES } from '../../src/errors.js'
 import type { TestResponse } from '../support/test-service.js'
 import { startReadService } from './support/read-fixture.js'
@@ -10,8 +10,7 @@ import { startReadService } from './support/read-fixture.js'
 const service = await startReadService('read_query_refusals')
 t.teardown(() => service.close())
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tap's test type is a plugin intersection
-function assertError(t: any, response: TestResponse, status: number, code: string, label: string) {
+function assertError(t: Test, response: TestResponse, status: number, code: string, label: string) {
   t.equal(response.status, status, `${label}: status`)
   const error = response.json().error
   t.equal(error.code, code, `${label}: code`)

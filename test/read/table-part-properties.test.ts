@@ -155,7 +155,10 @@ t.test('a $select without the table part reads no table-part row', async (t) => 
 
   // Control: a plain GET reads the table part, so it waits for the lock.
   let answered = false
-  const plain = service.get('Document_GoodsReceipt').then((response) => ((answered = true), response))
+  const plain = service.get('Document_GoodsReceipt').then((response) => {
+    answered = true
+    return response
+  })
   await sleep(700)
   t.equal(answered, false, 'a read that includes the table part waits for the lock')
   await unlock()

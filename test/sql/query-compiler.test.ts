@@ -1,7 +1,7 @@
 // The SQL compiler: the exact text and parameters for each kind of bound node (kysely's habit), then
 // every statement run against the real database, so the text is SQL the server accepts; values of any
 // content stay out of the text.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { loadModel } from '../../src/model/load-model.js'
 import {
   BoundAggregate,
@@ -36,8 +36,7 @@ function compileFilter(setName: string, text: string, extra: Partial<SelectPlan>
   return new QueryCompiler().compileSelect({ scope, columns, where: [where], ...extra })
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tap's test type is a plugin intersection
-async function runs(t: any, query: { sql: string; parameters: readonly unknown[] }) {
+async function runs(t: Test, query: { sql: string; parameters: readonly unknown[] }) {
   await t.resolves(
     database.pool.query({ sql: query.sql, rowsAsArray: true }, query.parameters as unknown[]),
     `runs: ${query.sql.slice(0, 120)}`,

@@ -23,12 +23,15 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
   return { child, done }
 }
 
-/** The JSON line `{"event": "summary", …}` a tool printed last on stdout. */
-export function summaryOf(stdout: string): any {
+/**
+ * The JSON line `{"event": "summary", …}` a tool printed last on stdout; `Summary` is what the tool
+ * writes there (`LoadSummary` for load), for a test that reads its figures.
+ */
+export function summaryOf<Summary extends object = Record<string, unknown>>(stdout: string): Summary {
   const line = stdout
     .split('\n')
     .reverse()
     .find((l) => l.startsWith('{"event":"summary"'))
   if (!line) throw new Error(`no summary line in:\n${stdout}`)
-  return JSON.parse(line)
+  return JSON.parse(line) as Summary
 }

@@ -43,7 +43,7 @@ export async function namedValues(service: TestService): Promise<Record<string, 
     const [rows] = (await service.database.pool.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code, Ref_Key`)) as unknown as [
       { Ref_Key: string }[],
     ]
-    rows.forEach((row, i) => (values[`${prefix}${i}`] = row.Ref_Key))
+    for (const [i, row] of rows.entries()) values[`${prefix}${i}`] = row.Ref_Key
   }
   const [accounts] = (await service.database.pool.query('SELECT Code FROM coa_Main')) as unknown as [{ Code: string }[]]
   for (const { Code } of accounts) values[`account${Code}`] = accountRefKey('Main', Code)

@@ -29,7 +29,7 @@ export function matchExpected(actual: unknown, expected: unknown, path: string, 
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || actual.length !== expected.length)
       return void problems.push(`${path}: expected an array of ${expected.length}, got ${JSON.stringify(actual)?.slice(0, 300)}`)
-    expected.forEach((item, i) => matchExpected(actual[i], item, `${path}[${i}]`, problems, options))
+    for (const [i, item] of expected.entries()) matchExpected(actual[i], item, `${path}[${i}]`, problems, options)
     return
   }
   if (expected !== null && typeof expected === 'object') {

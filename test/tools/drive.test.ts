@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
+import type { ShapeFigures } from '../../src/tools/drive/drive-report.js'
 import { createTestDatabase } from '../support/test-database.js'
 import { startServiceProcess } from '../support/service-process.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
@@ -46,7 +47,7 @@ t.test('a run of the demo workload reports every figure', async (t) => {
   t.ok(report.totals.operationsPerSecond > 0 && report.totals.rowsPerSecond > 0 && report.totals.batchesPerSecond > 0)
   t.same(report.errors, {}, 'no errors')
   t.same(Object.keys(report.shapes).sort(), ['balance', 'create-post', 'read'])
-  for (const [name, shape] of Object.entries(report.shapes) as [string, any][]) {
+  for (const [name, shape] of Object.entries(report.shapes) as [string, ShapeFigures][]) {
     t.ok(shape.batches > 0, `${name}: batches sent`)
     const l = shape.latencyMs
     t.ok(
@@ -135,6 +136,16 @@ t.test('two runs compared side by side, ratios included', async (t) => {
   t.match(compared.stdout, /operations\/s\s+[\d,.]+\s+[\d,.]+\s+\d+\.\d\d/)
 })
 
+/** What the page check reads of an element (the project compiles without the DOM's types). */
+interface PageElement {
+  readonly id: string
+  querySelector(selector: string): PageElement | null
+  querySelectorAll(selector: string): Iterable<PageElement> & { readonly length: number }
+  getBoundingClientRect(): { readonly width: number; readonly height: number }
+  getBBox(): { readonly width: number; readonly height: number }
+  getAttribute(name: string): string | null
+}
+
 const chromium = systemChromium()
 const noChromium = 'no Chromium on this machine, and none could be installed (apt-get install chromium): the page was not looked at'
 
@@ -153,13 +164,13 @@ t.test('the HTML report renders with its charts in headless Chromium', { skip: c
     const tab = await browser.newPage()
     await tab.setViewport({ width: 1100, height: 900 })
     await tab.goto(`file://${join(dir, page)}`, { waitUntil: 'load' })
-    // In the page (the project compiles without the DOM's types, hence `any`).
+    // In the page (the project compiles without the DOM's types, hence PageElement).
     const drawn: { id: string; width: number; height: number; marks: number; axes: number }[] = await tab.evaluate(() =>
-      [...(globalThis as any).document.querySelectorAll('figure.chart')].map((figure: any) => {
+      [...(globalThis as unknown as { document: PageElement }).document.querySelectorAll('figure.chart')].map((figure) => {
         const svg = figure.querySelector('svg')
         const box = svg?.getBoundingClientRect()
         // Vega draws each mark in a group classed mark-<type>; a drawn chart has marks with geometry.
-        const marks = [...(svg?.querySelectorAll('g.mark-line path, g.mark-rect path, g.mark-symbol path') ?? [])].filter((p: any) => {
+        const marks = [...(svg?.querySelectorAll('g.mark-line path, g.mark-rect path, g.mark-symbol path') ?? [])].filter((p) => {
           const b = p.getBBox()
           return (p.getAttribute('d') ?? '') !== '' && (b.width > 0 || b.height > 0)
         })

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import { createTestDatabase } from '../support/test-database.js'
 import { startServiceProcess } from '../support/service-process.js'
+import type { LoadSummary } from '../../src/tools/load/run-load.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { count, dir, exactlyOnce, exitedCleanly, loadCatalogs, receiptsFile, untilAcknowledged } from '../support/load-fixtures.js'
 
@@ -37,7 +38,7 @@ t.test('kill -9 of the loader mid-load, then the same command: each row exactly 
 
   const second = await runCli(args).done
   exitedCleanly(t, second)
-  const summary = summaryOf(second.stdout)
+  const summary = summaryOf<LoadSummary>(second.stdout)
   t.ok(summary.resumed >= 80, `resumed past the acknowledged rows (${summary.resumed})`)
   t.equal(summary.resumed + summary.loaded + summary.present, n, 'every row has one outcome')
   t.equal(summary.rejected, 0)
@@ -65,7 +66,7 @@ t.test('kill -9 of the service mid-load, started again: the loader waits, resume
   service = await startServiceProcess(database.address, { port })
   const finished = await load.done
   exitedCleanly(t, finished)
-  const summary = summaryOf(finished.stdout)
+  const summary = summaryOf<LoadSummary>(finished.stdout)
   t.ok(summary.connectionFailures > 0, `the loader met the stopped service (${summary.connectionFailures} failed connections)`)
   t.equal(summary.loaded + summary.present, n, 'every row has one outcome')
   t.equal(summary.rejected, 0)

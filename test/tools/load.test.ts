@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { startTestService } from '../support/test-service.js'
+import type { LoadSummary } from '../../src/tools/load/run-load.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { totalsAndRecomputation } from '../support/totals-snapshot.js'
 import {
@@ -200,7 +201,7 @@ t.test('429 under a low rate rule, and a profile limit below the setting: the lo
     '2',
   ]).done
   exitedCleanly(t, run)
-  const summary = summaryOf(run.stdout)
+  const summary = summaryOf<LoadSummary>(run.stdout)
   t.ok(summary.throttled > 0, `the service answered 429 (${summary.throttled} times)`)
   t.same(
     summary.limits,

@@ -1,6 +1,6 @@
 // Converting body values to stored values, entity tags, bind addresses and period starts: every refusal
 // is `InvalidValue` (or `BadRequest` for a header) with the property as target.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { ODataError } from '../../src/errors.js'
 import { loadModel } from '../../src/model/load-model.js'
 import { decimalText, storedValue } from '../../src/service/writes/body-values.js'
@@ -14,8 +14,7 @@ const goods = model.entitySetByName.get('Document_GoodsReceipt_Goods')!
 const receipt = model.entitySetByName.get('Document_GoodsReceipt')!
 const property = (set: typeof products, name: string) => set.propertyByName.get(name)!
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tap's test type is a plugin intersection
-function refused(t: any, run: () => unknown, code: string, target: string, label: string) {
+function refused(t: Test, run: () => unknown, code: string, target: string, label: string) {
   try {
     run()
     t.fail(`${label}: accepted`)

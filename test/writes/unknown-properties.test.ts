@@ -5,8 +5,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import t from 'tap'
-import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestService } from '../support/test-service.js'
+import t, { type Test } from 'tap'
+import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestResponse, type TestService } from '../support/test-service.js'
 import { count, documentBody, fixtures, rows, startWriteService, RECEIPT_TYPE } from './write-helpers.js'
 
 const client = await startWriteService('writes_unknown_properties')
@@ -14,8 +14,7 @@ t.teardown(() => client.service.close())
 const { pool } = client
 const f = await fixtures(pool)
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tap's test type is a plugin intersection
-function assertUnknown(t: any, response: { status: number; json(): any }, names: string[], label: string) {
+function assertUnknown(t: Test, response: TestResponse, names: string[], label: string) {
   t.equal(response.status, 400, `${label}: 400`)
   const error = response.json().error
   t.equal(error.code, 'UnknownProperty', `${label}: UnknownProperty`)

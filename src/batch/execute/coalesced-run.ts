@@ -43,7 +43,7 @@ export function findCoalescibleRun(
   for (let i = start; i < operations.length; i++) {
     const planned = operations[i]!
     if (planned.operation.method !== 'POST' || !plain(planned) || planned.target?.kind !== 'path' || planned.target.query !== '') break
-    let path
+    let path: ResourcePath
     try {
       path = pathOf(planned.target.rest)
     } catch {

@@ -234,7 +234,7 @@ export async function executeBatch(
   const remember = (planned: PlannedOperation, response: CollectedResponse): CollectedResponse => {
     const id = planned.operation.id
     const location = response.headers.Location
-    if (id !== undefined && response.status === 201 && location !== undefined && location.startsWith(execution.serviceRoot)) {
+    if (id !== undefined && response.status === 201 && location?.startsWith(execution.serviceRoot)) {
       locations.set(id, location.slice(execution.serviceRoot.length))
     }
     return response
@@ -265,7 +265,9 @@ export async function executeBatch(
       body: result.body ?? '',
     })
     const outcomes = run.creates.map((planned, i) => ({ planned, response: remember(planned, asResponse(results[i]!)) }))
-    run.posts.forEach(({ planned }, i) => outcomes.push({ planned, response: asResponse(results[run.creates.length + i]!) }))
+    for (const [i, { planned }] of run.posts.entries()) {
+      outcomes.push({ planned, response: asResponse(results[run.creates.length + i]!) })
+    }
     return outcomes
   }
 

@@ -60,13 +60,13 @@ export function prepareAction(
       if (Number(stored[deletionMarkIndex]) === 1)
         throw new ODataError('DeletionMarked', `${set.name} ${refKey} is marked for deletion and cannot be posted`)
       const document: Record<string, unknown> = {}
-      set.properties.forEach((p, i) => (document[p.name] = stored[i]))
+      for (const [i, p] of set.properties.entries()) document[p.name] = stored[i]
       const tableParts: Record<string, EntityValues[]> = {}
       for (const name of plan.tableParts) {
         const rowSet = model.entitySetByName.get(`${set.name}_${name}`)!
         tableParts[name] = (await readTablePart(transaction, rowSet, refKey)).map((row) => {
           const values: Record<string, unknown> = {}
-          rowSet.properties.forEach((p, i) => (values[p.name] = row[i]))
+          for (const [i, p] of rowSet.properties.entries()) values[p.name] = row[i]
           return values
         })
       }

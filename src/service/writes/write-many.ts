@@ -20,7 +20,7 @@ import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
 import { newDataVersion } from './data-version.js'
 import { entityTag } from './preconditions.js'
-import { CoalescedCreateConflict, planCreate, writeCreates, type CreatePlan } from './write-object.js'
+import { CoalescedCreateConflict, planCreate, writeCreates, type CreatedEntity, type CreatePlan } from './write-object.js'
 import { noContent, type WriteResult } from './write-result.js'
 
 /**
@@ -32,7 +32,7 @@ export type WriteManyOperation = (transaction: Transaction) => Promise<WriteResu
 /** Stored row → values by property name (what the posting plan reads). */
 function valuesOf(set: EntitySetModel, row: readonly unknown[]): Record<string, unknown> {
   const values: Record<string, unknown> = {}
-  set.properties.forEach((p, i) => (values[p.name] = row[i]))
+  for (const [i, p] of set.properties.entries()) values[p.name] = row[i]
   return values
 }
 
@@ -70,7 +70,7 @@ async function writeMany(
   postedIndexes: readonly number[],
 ): Promise<WriteResult[] | undefined> {
   const { model } = context
-  let created
+  let created: CreatedEntity[]
   try {
     created = await writeCreates(transaction, model, plans)
   } catch (error) {

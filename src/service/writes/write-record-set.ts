@@ -37,7 +37,7 @@ function recordTypeSetOf(model: ServiceModel, set: EntitySetModel): EntitySetMod
 function recorderDocumentSet(model: ServiceModel, recorderType: string): EntitySetModel {
   const name = recorderType.startsWith(`${model.namespace}.`) ? recorderType.slice(model.namespace.length + 1) : recorderType
   const set = model.entitySetByName.get(name)
-  if (!set || set.kind !== 'Document') throw new Error(`${recorderType} is not a document type`)
+  if (set?.kind !== 'Document') throw new Error(`${recorderType} is not a document type`)
   return set
 }
 

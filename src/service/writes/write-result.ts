@@ -29,7 +29,7 @@ export function sendWriteResult(sink: ResponseSink, result: WriteResult): void {
 /** `Prefer: return=minimal` (OData 4.01 §8.2.8.7): a write answers 204 without the entity. */
 export function prefersMinimal(request: ServiceRequest): boolean {
   const prefer = request.headers.get('prefer')
-  return prefer !== undefined && prefer.split(',').some((p) => p.trim().toLowerCase() === 'return=minimal')
+  return prefer?.split(',').some((p) => p.trim().toLowerCase() === 'return=minimal') === true
 }
 
 export interface EntityResultOptions {

@@ -2,7 +2,7 @@
 // when nothing in it varies (so that the driver spends its time sending, not building), and what an
 // answer tells: the operations' statuses and errors, and the rows written or read.
 import { randomUUID } from 'node:crypto'
-import { readBatchAnswer } from '../shared/batch-answer.js'
+import { memberOf, readBatchAnswer } from '../shared/batch-answer.js'
 import { buildBatchBody, type BatchBody, type BatchFormat, type BatchOperation } from '../shared/batch-body.js'
 import type { ShapeSpec } from './workload.js'
 
@@ -77,9 +77,12 @@ export function answerFigures(shape: BuiltShape, contentType: string, body: Buff
     if (answer.status === 424) failed = true
     else if (answer.status >= 400) {
       failed = true
-      const key = `${answer.status} ${answer.body?.error?.code ?? ''}`.trim()
+      const key = `${answer.status} ${memberOf(memberOf(answer.body, 'error'), 'code') ?? ''}`.trim()
       errors[key] = (errors[key] ?? 0) + 1
-    } else if (shape.spec.kind !== 'create' && Array.isArray(answer.body?.value)) rows += answer.body.value.length
+    } else if (shape.spec.kind !== 'create') {
+      const value = memberOf(answer.body, 'value')
+      if (Array.isArray(value)) rows += value.length
+    }
   }
   if (shape.spec.kind === 'create' && !failed) rows = shape.rowsWritten
   // A failed change set answers one part for all its operations (multipart): the rest count as failed too.

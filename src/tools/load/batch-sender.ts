@@ -6,7 +6,7 @@
 // looked up before they are sent again.
 import { readBatchAnswer, type OperationAnswer } from '../shared/batch-answer.js'
 import type { BatchBody } from '../shared/batch-body.js'
-import { errorOf, type ServiceClient } from '../shared/service-client.js'
+import { errorOf, type ServiceAnswer, type ServiceClient } from '../shared/service-client.js'
 
 export type BatchOutcome =
   | { readonly kind: 'answered'; readonly operations: OperationAnswer[] }
@@ -37,7 +37,7 @@ export class BatchSender {
 
   async send(batch: BatchBody): Promise<BatchOutcome> {
     for (;;) {
-      let answer
+      let answer: ServiceAnswer
       try {
         answer = await this.client.request('POST', '$batch', { headers: { 'content-type': batch.contentType }, body: batch.body })
       } catch (error) {

@@ -5,9 +5,9 @@
 // connection) are looked up by key first and sent with `If-None-Match: *`; the others are sent plain,
 // since a client key already makes a second copy impossible and the service writes plain creates and
 // their Posts with multi-row INSERTs.
-import type { OperationAnswer } from '../shared/batch-answer.js'
+import { memberOf, type OperationAnswer } from '../shared/batch-answer.js'
 import { buildBatchBody, type BatchFormat, type BatchOperation } from '../shared/batch-body.js'
-import type { ServiceClient } from '../shared/service-client.js'
+import type { ServiceAnswer, ServiceClient } from '../shared/service-client.js'
 import type { BatchSender } from './batch-sender.js'
 import { allowedOperations, type BatchLimits } from './service-limits.js'
 
@@ -127,12 +127,12 @@ export async function deliverChangeSet(context: DeliveryContext, target: Deliver
     const isCreate = failed.id === `r${row.row}`
     if (isCreate && target.keyed && (failed.status === 409 || failed.status === 412)) context.settled([row], { kind: 'present' })
     else {
-      const error = failed.body?.error ?? {}
+      const error = memberOf(failed.body, 'error')
       context.settled([row], {
         kind: 'rejected',
         status: failed.status,
-        code: String(error.code ?? `HTTP${failed.status}`),
-        message: String(error.message ?? ''),
+        code: String(memberOf(error, 'code') ?? `HTTP${failed.status}`),
+        message: String(memberOf(error, 'message') ?? ''),
       })
     }
     remaining = remaining.filter((r) => r !== row)
@@ -151,7 +151,7 @@ async function settlePresent(context: DeliveryContext, target: DeliveryTarget, r
   for (let i = 0; i < uncertain.length; i += 40) {
     const keys = uncertain.slice(i, i + 40).map((r) => String(r.body.Ref_Key))
     const query = `${target.set}?$select=Ref_Key&$filter=${encodeURIComponent(`Ref_Key in (${keys.join(',')})`)}`
-    let answer
+    let answer: ServiceAnswer
     for (;;) {
       try {
         answer = await context.client.request('GET', query)
@@ -165,7 +165,7 @@ async function settlePresent(context: DeliveryContext, target: DeliveryTarget, r
       }
     }
     if (answer.status !== 200) throw new Error(`looking up keys in ${target.set} answered ${answer.status}: ${answer.text().slice(0, 200)}`)
-    for (const item of answer.json().value as { Ref_Key: string }[]) found.add(item.Ref_Key)
+    for (const item of (answer.json() as { value: { Ref_Key: string }[] }).value) found.add(item.Ref_Key)
   }
   const present = rows.filter((row) => row.uncertain && found.has(String(row.body.Ref_Key)))
   if (present.length > 0) context.settled(present, { kind: 'present' })

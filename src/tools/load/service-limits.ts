@@ -17,7 +17,7 @@ export async function readBatchLimits(client: ServiceClient): Promise<BatchLimit
   try {
     const answer = await client.request('GET', '$settings')
     if (answer.status === 200) {
-      const settings = answer.json().settings ?? {}
+      const settings = (answer.json() as { settings?: { maxBatchOperations?: unknown; maxBatchSizeMB?: unknown } }).settings ?? {}
       const operations = Number(settings.maxBatchOperations)
       const megabytes = Number(settings.maxBatchSizeMB)
       return {

@@ -5,8 +5,13 @@ export interface OperationAnswer {
   readonly id: string | undefined
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  /** The parsed JSON body, when there is one. */
-  readonly body: any
+  /** The parsed JSON body, when there is one (the raw text when it is not JSON). */
+  readonly body: unknown
+}
+
+/** A member of a parsed JSON value (`memberOf(answer.body, 'error')`); undefined when the value is no object. */
+export function memberOf(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[name] : undefined
 }
 
 export function readBatchAnswer(contentType: string, body: Buffer): OperationAnswer[] {

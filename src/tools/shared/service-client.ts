@@ -7,7 +7,7 @@ export interface ServiceAnswer {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>
   readonly body: Buffer
   text(): string
-  json(): any
+  json(): unknown
 }
 
 export interface ServiceClientOptions {

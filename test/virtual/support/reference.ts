@@ -167,7 +167,12 @@ export function balanceAndTurnovers(
     if (periodColumns.length === 0) {
       const receipt = zero()
       const expense = zero()
-      for (const p of periods) for (const r of resources) (receipt[r]! += p.receipt[r]!), (expense[r]! += p.expense[r]!)
+      for (const p of periods) {
+        for (const r of resources) {
+          receipt[r]! += p.receipt[r]!
+          expense[r]! += p.expense[r]!
+        }
+      }
       rows.push({ ...key, ...valueRow(opening, receipt, expense) })
       continue
     }
