@@ -22,16 +22,8 @@ export class OutcomeRecorder implements BatchResultWriter {
     outcomes: readonly OperationOutcome[],
     failed: OperationOutcome | undefined,
   ): void {
-    // The failure may be an outcome of its own for an operation that also has one in `outcomes` (a COMMIT
-    // that failed after every operation had run is charged to the last): one entry per operation all the same.
-    let failedRecorded = false
-    for (const outcome of outcomes) {
-      if (failed !== undefined && outcome.planned === failed.planned) {
-        this.entries.push({ outcome: failed, status: failed.response.status })
-        failedRecorded = true
-      } else this.entries.push({ outcome, status: failed ? 424 : outcome.response.status })
-    }
-    if (failed && !failedRecorded) this.entries.push({ outcome: failed, status: failed.response.status })
+    for (const outcome of outcomes) this.entries.push({ outcome, status: failed && failed !== outcome ? 424 : outcome.response.status })
+    if (failed && !outcomes.includes(failed)) this.entries.push({ outcome: failed, status: failed.response.status })
     this.inner.changeSet(step, outcomes, failed)
   }
 }

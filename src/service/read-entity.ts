@@ -13,7 +13,7 @@ import { sqlValues } from '../store/pool.js'
 import { execute } from '../store/run-statement.js'
 import { authorizeRead } from './authorize.js'
 import { bindRead } from './read/bound-read.js'
-import { contextUrl, entityContextMember } from './read/context-url.js'
+import { contextUrl, entityAnnotations } from './read/context-url.js'
 import { parseReadOptions } from './read/parsed-read-options.js'
 import type { Row } from './read/projection.js'
 import { poolRunner } from './read/query-runner.js'
@@ -149,8 +149,11 @@ async function readPlainEntity(
     throw new ODataError('NotFound', `${set.name} has no entity with this key`)
   }
   const etag = read.versionIndex < 0 ? undefined : `W/"${String(row[read.versionIndex])}"`
-  const annotations = entityContextMember(set, request.serviceRoot) + (etag === undefined ? '' : `"@odata.etag":${JSON.stringify(etag)},`)
-  sink.sendJson(200, read.writer.write(row, annotations), responseHeaders(format, etag === undefined ? {} : { ETag: etag }))
+  sink.sendJson(
+    200,
+    read.writer.write(row, entityAnnotations(set, request.serviceRoot, etag)),
+    responseHeaders(format, etag === undefined ? {} : { ETag: etag }),
+  )
 }
 
 export async function readEntity(

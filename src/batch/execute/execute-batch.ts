@@ -321,8 +321,11 @@ export async function executeBatch(
       })
     } catch (error) {
       // The commit itself failed (deadlock, lost connection): the whole set failed with it.
+      // It is charged to the last operation that ran, whose outcome it replaces: one outcome per operation.
       const response = errorResponse(toODataError(error))
-      failure = { planned: step.operations[Math.max(0, outcomes.length - 1)]!, response }
+      const last = outcomes.length - 1
+      failure = { planned: step.operations[Math.max(0, last)]!, response }
+      if (last >= 0) outcomes[last] = failure
       if (log.state === 'committed') log.state = 'uncertain'
     }
     if (failure) {

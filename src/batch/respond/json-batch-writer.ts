@@ -1,8 +1,8 @@
 // The JSON batch response (OData 4.01): `{"responses":[…]}`, each item with `id`, `atomicityGroup` when
 // the request had one, `status`, `headers` (canonical names: canonical-header-name.ts) and `body` (a JSON
-// value when the operation answered JSON, else a string). Items are written as their step completes (each with the next, the last with the end). In a
-// failed atomicity group the failed operation keeps its error and every other member is 424
-// (service.md §4.4 rule 3, decisions.md §7).
+// value when the operation answered JSON, else a string). Items are written as their step completes, each
+// step's with the next step's and the last with the end. In a failed atomicity group the failed operation
+// keeps its error and every other member is 424 (service.md §4.4 rule 3, decisions.md §7).
 import { ODataError } from '../../errors.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { errorResponse, type CollectedResponse } from '../execute/collecting-sink.js'

@@ -1,7 +1,8 @@
 // The multipart/mixed batch response (OData 4.0): `batchresponse_<uuid>` around the parts, change sets as
 // nested `changesetresponse_<uuid>` parts, each operation an `application/http` part with its Content-ID
-// echoed (decisions.md §7). Parts are written as their step completes (each with the next, the last with the end); a failed change set is answered
-// by one error response in its place (service.md §4.4 rule 3).
+// echoed (decisions.md §7). Parts are written as their step completes, each step's with the next step's and
+// the last with the end; a failed change set is answered by one error response in its place (service.md
+// §4.4 rule 3).
 import { randomUUID } from 'node:crypto'
 import { statusLine } from '../../respond/status-line.js'
 import type { ResponseSink } from '../../respond/response-sink.js'

@@ -10,9 +10,14 @@ import { perRootCache } from '../per-root-cache.js'
  * `"@odata.context":"…",` of a whole entity of a set (no selection), by service root: the same text for
  * every create of a batch and every plain read by key, made once.
  */
-export const entityContextMember = perRootCache(
+const entityContextMember = perRootCache(
   (set: EntitySetModel, serviceRoot: string) => `"@odata.context":${JSON.stringify(`${serviceRoot}$metadata#${set.name}/$entity`)},`,
 )
+
+/** The annotations a whole entity of a set opens with: its context and, when it has one, its ETag. */
+export function entityAnnotations(set: EntitySetModel, serviceRoot: string, etag: string | undefined): string {
+  return entityContextMember(set, serviceRoot) + (etag === undefined ? '' : `"@odata.etag":${JSON.stringify(etag)},`)
+}
 
 export function contextUrl(
   serviceRoot: string,

@@ -6,7 +6,7 @@ import { entityWriterFor } from '../../respond/entity-writer.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { contentType, type JsonFormat } from '../response-format.js'
 import type { ServiceRequest } from '../service-request.js'
-import { entityContextMember } from '../read/context-url.js'
+import { entityAnnotations } from '../read/context-url.js'
 
 export interface WriteResult {
   readonly status: number
@@ -56,9 +56,7 @@ export function entityResult(request: ServiceRequest, format: JsonFormat, option
     headers['Preference-Applied'] = 'return=minimal'
     return { status: 204, headers }
   }
-  const annotations =
-    entityContextMember(options.set, request.serviceRoot) +
-    (options.etag === undefined ? '' : `"@odata.etag":${JSON.stringify(options.etag)},`)
+  const annotations = entityAnnotations(options.set, request.serviceRoot, options.etag)
   let body = entityWriterFor(options.properties, format).write(options.row, annotations)
   if (options.properties.length === 0) body = body.replace(/,}$/, '}')
   if (options.expanded && options.expanded.length > 0) {

@@ -28,10 +28,10 @@ t.teardown(async () => {
 })
 const pool = database.pool
 
-/** A change set of two warehouses, as `bench` (a profile without rate rules: no other transaction runs). */
-function post(prefix: string) {
+/** A change set of `count` warehouses, as `bench` (a profile without rate rules: no other transaction runs). */
+function post(prefix: string, count = 2) {
   const built = buildJsonBatch(
-    ['1', '2'].map((n) => ({
+    Array.from({ length: count }, (_, i) => String(i + 1)).map((n) => ({
       id: `${prefix}-${n}`,
       method: 'POST',
       url: 'Catalog_Warehouses',
@@ -103,20 +103,7 @@ t.test('not committed: the entries are written after, once per operation, with t
 })
 
 t.test('afterwards the service goes on over new connections', async (t) => {
-  const built = buildJsonBatch([
-    {
-      id: 'UC-1',
-      method: 'POST',
-      url: 'Catalog_Warehouses',
-      headers: { 'Content-Type': 'application/json' },
-      body: { Code: 'UC-1', Description: 'after' },
-      atomicityGroup: 'g',
-    },
-  ])
-  const answer = await rawRequest(server.port, 'POST', `${TOKEN_ROOT}$batch`, {
-    headers: { Authorization: 'Bearer bench-token', 'Content-Type': built.contentType },
-    body: built.body,
-  })
+  const answer = await post('UC', 1)
   t.equal(answer.status, 200)
   t.equal(answer.json().responses[0].status, 201)
   t.same(await batchEntries('UC'), [
