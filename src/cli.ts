@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The command line: `serve` (what `make run` ends with), `migrate`, `seed`, `recompute-totals`,
-// `check-config`, and two clients of the service over HTTP: the bulk loader `load` (src/tools/load) and the load
+// The command line: `serve` (what `make run` ends with), `migrate`, `seed`, `recompute-totals`, `verify`
+// (the read-only totals check), `check-config`, and two clients of the service over HTTP: the bulk loader `load` (src/tools/load) and the load
 // driver `drive` (src/tools/drive). Environment: see src/ops/environment.ts and the README's settings table.
 import { existsSync } from 'node:fs'
 import cliProgress from 'cli-progress'
@@ -17,7 +17,9 @@ import { createServiceContext } from './service/service-context.js'
 import { parseDatabaseUrl } from './store/database-url.js'
 import { migrate } from './store/migrate.js'
 import { createPool, ensureDatabase, type Pool } from './store/pool.js'
+import { schemaDifferences } from './store/schema-check.js'
 import { recomputeTotals } from './store/totals.js'
+import { checkTotals, describeTotalsCheck } from './store/totals-check.js'
 import { driveCommand } from './tools/drive/drive-command.js'
 import { loadCommand } from './tools/load/load-command.js'
 
@@ -129,6 +131,49 @@ async function serveOneProcess(
   )
 }
 
+const VERIFY_USAGE = `usage: odata-registers verify
+
+Compares every totals table with a recomputation from the movements, in the database named by DATABASE_URL
+(configuration: CONFIG, or config/demo.json). Writes nothing, locks nothing; right while writes go on.
+A group of zeros that the recomputation does not have is no difference (it means the same as no row).
+
+Exit status: 0 the totals are equal to a recomputation; 1 they differ (the differences are printed);
+2 the check could not be made (no database, a schema older than the code: run migrate).`
+
+/** Exit statuses of `verify`. */
+const TOTALS_EQUAL = 0
+const TOTALS_DIFFER = 1
+const TOTALS_NOT_CHECKED = 2
+
+/** `verify`: the read-only totals check. No migrate first: a check must not change what it checks. */
+async function verify(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    console.log(VERIFY_USAGE)
+    return TOTALS_EQUAL
+  }
+  if (args.length > 0) {
+    console.error(`verify takes no arguments (got ${args.join(' ')})\n\n${VERIFY_USAGE}`)
+    return TOTALS_NOT_CHECKED
+  }
+  const model = loadModel(configPath())
+  const pool = createPool(parseDatabaseUrl())
+  try {
+    const schema = await schemaDifferences(pool, model)
+    if (schema.length > 0) {
+      console.error(`verify: the database is not at the code's schema (run migrate first):\n  ${schema.join('\n  ')}`)
+      return TOTALS_NOT_CHECKED
+    }
+    const check = await checkTotals(pool, model)
+    for (const line of describeTotalsCheck(check)) console.log(line)
+    return Object.values(check.differingGroups).some((count) => count > 0) ? TOTALS_DIFFER : TOTALS_EQUAL
+  } catch (error) {
+    console.error(`verify: the check could not be made: ${error instanceof Error ? error.message : String(error)}`)
+    return TOTALS_NOT_CHECKED
+  } finally {
+    await pool.end()
+  }
+}
+
 async function main(): Promise<void> {
   const [command = 'serve', ...args] = process.argv.slice(2)
   switch (command) {
@@ -165,6 +210,9 @@ async function main(): Promise<void> {
       await pool.end()
       return
     }
+    case 'verify':
+      process.exitCode = await verify(args)
+      return
     case 'load':
       process.exitCode = await loadCommand(args)
       return
@@ -173,7 +221,7 @@ async function main(): Promise<void> {
       return
     default:
       throw new Error(
-        `unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load, drive`,
+        `unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, verify, check-config, load, drive`,
       )
   }
 }

@@ -44,7 +44,7 @@ const monthStart = (column: string) => sql`CAST(DATE_FORMAT(${id(column)}, '%Y-%
 type MovementFilter = SqlFragment
 
 /** Where a totals table gets its rows from: the SELECT of (key columns…, resource sums…) over the movements. */
-interface TotalsSource {
+export interface TotalsSource {
   readonly totalsTable: string
   /** Its layout version (TOTALS_LAYOUT_VERSIONS). */
   readonly layoutVersion: number
@@ -177,6 +177,11 @@ function accountingSource(model: ServiceModel, registerSet: EntitySetModel): Tot
 
 function totalsSource(model: ServiceModel, registerSet: EntitySetModel): TotalsSource | undefined {
   return accumulationSource(registerSet) ?? accountingSource(model, registerSet)
+}
+
+/** The totals source of every register of the model that has totals, in the model's order. */
+export function totalsSources(model: ServiceModel): TotalsSource[] {
+  return model.entitySets.flatMap((set) => totalsSource(model, set) ?? [])
 }
 
 /** Every totals table of the model with the version of its layout. */
