@@ -19,12 +19,8 @@ odata-registers drive --compare A.json B.json [--out PREFIX (drive-comparison)]`
 export async function driveCommand(args: readonly string[]): Promise<number> {
   const a = readArguments(args, {
     values: ['url', 'token', 'user', 'header', 'concurrency', 'duration', 'count', 'warmup', 'rate', 'format', 'pid', 'out'],
-    flags: ['compare', 'help'],
+    flags: ['compare'],
   })
-  if (a.flag('help')) {
-    console.log(DRIVE_USAGE)
-    return 0
-  }
   if (a.flag('compare')) {
     if (a.positional.length !== 2) throw new Error(`--compare takes two report files\n${DRIVE_USAGE}`)
     const [aFile, bFile] = a.positional as [string, string]

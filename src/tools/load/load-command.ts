@@ -47,12 +47,8 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
       'rejects',
       'retry-for',
     ],
-    flags: ['post', 'help'],
+    flags: ['post'],
   })
-  if (a.flag('help')) {
-    console.log(LOAD_USAGE)
-    return 0
-  }
   const files: FilePlan[] = []
   const mapping = a.value('mapping')
   if (mapping) files.push(...readMappingFile(mapping))

@@ -1,0 +1,108 @@
+// The commands that work on the database alone: `migrate`, `seed` and `recompute-totals`; and the step
+// `serve` shares with them, bringing the schema to the configuration's (src/store/migrate.ts).
+import cliProgress from 'cli-progress'
+import { loadModel } from '../model/load-model.js'
+import type { ServiceModel } from '../model/model.js'
+import { readEnvironment } from '../ops/environment.js'
+import { seedDemoData, type SeedProgress } from '../seed/seed-data.js'
+import { parseDatabaseUrl } from '../store/database-url.js'
+import { migrate } from '../store/migrate.js'
+import { createPool, ensureDatabase, type Pool } from '../store/pool.js'
+import { recomputeTotals } from '../store/totals.js'
+import type { CommandArguments } from '../tools/shared/command-arguments.js'
+import type { Command } from './command.js'
+import { commandOptions } from './command-options.js'
+
+const ENVIRONMENT = '  Environment: CONFIG (the configuration file), DATABASE_URL (docs/settings.md).'
+
+/** The demo data's scale: `--scale`, else SEED_SCALE, else 1. */
+export function scaleFrom(options: CommandArguments): number {
+  const text = options.value('scale') ?? process.env.SEED_SCALE ?? '1'
+  const scale = Number(text)
+  if (!Number.isFinite(scale) || scale < 0 || scale > 100_000)
+    throw new Error(`SEED_SCALE / --scale must be a number from 0 to 100000 (got ${text})`)
+  return scale
+}
+
+/** A progress bar for a seed that takes a while, or on a terminal. */
+export function progressBar(scale: number): SeedProgress | undefined {
+  if (scale < 5 && !process.stdout.isTTY) return undefined
+  const bar = new cliProgress.SingleBar(
+    { format: 'seeding {label} [{bar}] {percentage}% | {value}/{total} | eta {eta_formatted}', hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  )
+  return {
+    start: (total, label) => bar.start(total, 0, { label }),
+    advance: (by) => bar.increment(by),
+    stop: () => bar.stop(),
+  }
+}
+
+/** Creates the database when missing and brings its schema to the model's, saying what changed. */
+export async function prepareDatabase(model: ServiceModel): Promise<Pool> {
+  const address = parseDatabaseUrl()
+  await ensureDatabase(address)
+  const pool = createPool(address)
+  const report = await migrate(pool, model)
+  if (report.createdTables.length > 0) console.log(`schema: created ${report.createdTables.length} table(s)`)
+  if (report.addedColumns.length > 0) console.log(`schema: added column(s) ${report.addedColumns.join(', ')}`)
+  if (report.widenedColumns.length > 0) console.log(`schema: widened ${report.widenedColumns.join(', ')}`)
+  for (const warning of report.warnings) console.warn(`schema: ${warning}`)
+  return pool
+}
+
+/** The model of the configuration the environment names, the environment checked first. */
+function configuredModel(): ServiceModel {
+  return loadModel(readEnvironment(process.env).configFile)
+}
+
+export const migrateCommand: Command = {
+  summary: "create the database and bring its schema to the configuration's (tables, columns, indexes)",
+  usage: `odata-registers migrate
+  Creates the database when missing, then every table, column and index the configuration needs; widens
+  columns that grew. Never drops or narrows anything (docs/operations.md, "Upgrading").
+${ENVIRONMENT}`,
+  async run(args) {
+    commandOptions('migrate', args)
+    const pool = await prepareDatabase(configuredModel())
+    await pool.end()
+    return 0
+  },
+}
+
+export const seedCommand: Command = {
+  summary: 'migrate, then fill an empty database with the demo data',
+  usage: `odata-registers seed [--scale N] [--force]
+  Migrates, then writes the demo data when the database holds none.
+  --scale N   how much: 1,000 posted documents per unit, 0 to 100000 (SEED_SCALE, 1)
+  --force     seed even when the database holds data
+${ENVIRONMENT}`,
+  async run(args) {
+    const options = commandOptions('seed', args, { values: ['scale'], flags: ['force'] })
+    const scale = scaleFrom(options)
+    const model = configuredModel()
+    const pool = await prepareDatabase(model)
+    const started = Date.now()
+    const result = await seedDemoData(pool, model, { scale, force: options.flag('force'), progress: progressBar(scale) })
+    console.log(`seed: ${result.message} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
+    await pool.end()
+    return 0
+  },
+}
+
+export const recomputeTotalsCommand: Command = {
+  summary: 'rebuild every register total from the movements',
+  usage: `odata-registers recompute-totals
+  Migrates, then rebuilds the totals tables of every register from its active movements (docs/operations.md,
+  "Restoring a backup"). Writes to the database: stop writers first.
+${ENVIRONMENT}`,
+  async run(args) {
+    commandOptions('recompute-totals', args)
+    const model = configuredModel()
+    const pool = await prepareDatabase(model)
+    await recomputeTotals(pool, model)
+    console.log('totals recomputed from movements')
+    await pool.end()
+    return 0
+  },
+}
