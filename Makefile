@@ -22,7 +22,7 @@ lint: install
 format: install
 	$(NODE_BIN)/biome check --write .
 
-db: install
+db: build
 	bash scripts/ensure-mysql.sh
 
 run: build db
