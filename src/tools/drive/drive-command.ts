@@ -1,4 +1,4 @@
-// `odata-registers drive`: the load driver's command line (README, "Driving load").
+// `odata-registers drive`: the load driver's command line (docs/client-tools.md, "Driving load").
 //
 //   odata-registers drive workload.yaml --url http://127.0.0.1:8080/api/v4/ --token bench-token --pid 1234 --out run-a
 //   odata-registers drive --compare run-a.json run-b.json --out a-vs-b

@@ -1,4 +1,4 @@
-// `odata-registers load`: the command line of the bulk loader (README, "Loading data").
+// `odata-registers load`: the command line of the bulk loader (docs/client-tools.md, "Loading data").
 //
 //   odata-registers load receipts.ndjson --set Document_GoodsReceipt --post --url http://127.0.0.1:8080/api/v4/ --token bench-token
 //   odata-registers load --mapping load.json --url … --token …
