@@ -8,7 +8,14 @@ import { createJsonIntake } from '../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../src/batch/intake/multipart-intake.js'
 import type { BatchIntake } from '../../src/batch/intake/batch-intake.js'
 import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom, splitAt } from '../batch/intake/intake-harness.js'
-import { EXAMPLE_101, EXAMPLE_101_REFUSAL, multipartRequestFiles, multipartSample, withHttpVersions } from './batch-samples.js'
+import {
+  EXAMPLE_101,
+  fragmentInBatch,
+  EXAMPLE_101_REFUSAL,
+  multipartRequestFiles,
+  multipartSample,
+  withHttpVersions,
+} from './batch-samples.js'
 import { corpusFile } from './corpus-folder.js'
 
 const LIMITS = { maxOperations: 1000 }
@@ -77,13 +84,6 @@ t.test('request-line fragments of the standard, each wrapped in a batch', async 
     'batch-spec/batch-multipart-fragment-1-url-absolute.txt',
     'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt',
   ]) {
-    const fragment = corpusFile(file)
-    // README: "append an empty line to make a complete application/http request".
-    const body = Buffer.concat([
-      Buffer.from('--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'),
-      fragment,
-      Buffer.from('\r\n\r\n--b--\r\n'),
-    ])
-    checkChunkings(t, file, body, () => createMultipartIntake({ boundary: 'b' }))
+    checkChunkings(t, file, fragmentInBatch(file), () => createMultipartIntake({ boundary: 'b' }))
   }
 })

@@ -2,11 +2,11 @@
 // change-set grouping, bodies byte for byte, JSON ids, groups and dependencies.
 
 import t from 'tap'
-import type { BatchDocument, BatchOperation } from '../../src/batch/intake/batch-document.js'
+import type { BatchDocument } from '../../src/batch/intake/batch-document.js'
 import { countTopLevelParts } from '../../src/batch/intake/count-top-level-parts.js'
 import { createJsonIntake } from '../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../src/batch/intake/multipart-intake.js'
-import { type ItemSummary, ingest, summarize } from '../batch/intake/intake-harness.js'
+import { bodyText, ingest, outline } from '../batch/intake/intake-harness.js'
 import { EXAMPLE_101, EXAMPLE_101_REFUSAL, multipartSample, withHttpVersions } from './batch-samples.js'
 import { corpusFile } from './corpus-folder.js'
 
@@ -27,17 +27,6 @@ function jsonDocument(file: string): BatchDocument {
   const outcome = ingest(createJsonIntake(), [body])
   if (outcome.error !== undefined) throw outcome.error
   return outcome.document
-}
-
-/** Items as `METHOD url #id` lines, change sets as nested arrays: the shape at a glance. */
-function outline(document: BatchDocument): unknown[] {
-  const line = (operation: { method: string; url: string; id: string | undefined }): string =>
-    `${operation.method} ${operation.url}${operation.id === undefined ? '' : ` #${operation.id}`}`
-  return summarize(document).items.map((item: ItemSummary) => ('operations' in item ? item.operations.map(line) : line(item)))
-}
-
-function bodyText(operation: BatchOperation): string | undefined {
-  return operation.body?.kind === 'bytes' ? operation.body.bytes.toString('latin1') : undefined
 }
 
 t.test('batch-multipart-request-1.txt (the standard, Example 101)', async (t) => {

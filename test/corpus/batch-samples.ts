@@ -72,14 +72,17 @@ export function corpusMultipartSamples(): MultipartSample[] {
     'batch-spec/batch-multipart-fragment-1-url-absolute.txt',
     'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt',
   ]) {
-    const fragment = corpusFile(file)
-    // The corpus README: "append an empty line to make a complete application/http request".
-    const body = Buffer.concat([
-      Buffer.from('--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'),
-      fragment,
-      Buffer.from('\r\n\r\n--b--\r\n'),
-    ])
-    samples.push({ name: `${file} in a batch`, body, boundary: 'b' })
+    samples.push({ name: `${file} in a batch`, body: fragmentInBatch(file), boundary: 'b' })
   }
   return samples
+}
+
+/** A request-line fragment of the standard as the one part of a batch of boundary `b`. */
+export function fragmentInBatch(file: string): Buffer {
+  // The corpus README: "append an empty line to make a complete application/http request".
+  return Buffer.concat([
+    Buffer.from('--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'),
+    corpusFile(file),
+    Buffer.from('\r\n\r\n--b--\r\n'),
+  ])
 }

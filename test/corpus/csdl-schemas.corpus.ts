@@ -12,7 +12,7 @@ import { corpusPath } from './corpus-folder.js'
 
 const model = loadModel('config/demo.json')
 const metadataXml = buildMetadataXml(model)
-const metadataJson = JSON.parse(buildMetadataJson(model)) as Record<string, any>
+const metadataJson = JSON.parse(buildMetadataJson(model)) as Record<string, Record<string, Record<string, unknown>>>
 const namespace = model.namespace
 
 async function validateAgainstXsd(fileName: string, contents: string) {

@@ -8,7 +8,6 @@ import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
 import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import {
-  type ItemSummary,
   type TapTest,
   clientJsonBodies,
   clientMultipartBodies,
@@ -17,21 +16,14 @@ import {
   randomSplit,
   seededRandom,
   splitAt,
-  summarize,
+  bodyText,
+  outline,
 } from './intake-harness.js'
 
 const LIMITS = { maxOperations: 1000 }
 
-/** Items as `METHOD url #id` lines, change sets as nested arrays: the shape at a glance. */
-function outline(document: BatchDocument): unknown[] {
-  const line = (operation: { method: string; url: string; id: string | undefined }): string =>
-    `${operation.method} ${operation.url}${operation.id === undefined ? '' : ` #${operation.id}`}`
-  return summarize(document).items.map((item: ItemSummary) => ('operations' in item ? item.operations.map(line) : line(item)))
-}
-
-function bodyText(operation: BatchOperation): string | undefined {
-  return operation.body?.kind === 'bytes' ? operation.body.bytes.toString('utf8') : undefined
-}
+/** Bodies as UTF-8 text: the clients write UTF-8. */
+const utf8Body = (operation: BatchOperation) => bodyText(operation, 'utf8')
 
 const multipart = new Map(clientMultipartBodies().map((sample) => [sample.name, sample]))
 const json = new Map(clientJsonBodies().map((sample) => [sample.name, sample]))
@@ -62,7 +54,7 @@ t.test('SAPUI5 V4: headers without a blank after the colon, Content-ID 0.0 and i
   t.equal(get.headers.get('accept'), 'application/json;odata.metadata=minimal;IEEE754Compatible=true')
   t.equal(get.headers.get('x-csrf-token'), 'Fetch')
   t.equal(post.headers.get('content-type'), 'application/json;charset=UTF-8;IEEE754Compatible=true')
-  t.equal(bodyText(post), '{"Code":"UI5-1","Description":"Store from the UI"}')
+  t.equal(utf8Body(post), '{"Code":"UI5-1","Description":"Store from the UI"}')
   t.equal(patch.headers.get('prefer'), 'return=minimal')
 })
 
@@ -74,7 +66,7 @@ t.test('.NET OData client: GUID boundaries, absolute URLs, OData-Version on ever
   ])
   for (const operation of document.operations) t.equal(operation.headers.get('odata-version'), '4.0', `${operation.method} ${operation.id}`)
   t.equal(
-    bodyText(document.operations[0]),
+    utf8Body(document.operations[0]),
     '{"@odata.type":"#Demo.Catalog_Counterparties","Code":"NET-1","Description":"Partner from .NET"}',
   )
   t.equal(document.operations[2].body, undefined, 'a GET has no body')
@@ -86,7 +78,7 @@ t.test('Olingo V4 client: LF line ends, Content-Id, a PUT in its change set', as
     ["PUT Catalog_Products(guid'00000000-0000-4000-8000-000000000001') #upd-1"],
     'GET Catalog_Products?$orderby=Code%20desc&$skip=10&$top=5',
   ])
-  t.equal(bodyText(document.operations[0]), '{"Code":"P-1","Description":"Whole entity"}', 'the LF before the delimiter is not body')
+  t.equal(utf8Body(document.operations[0]), '{"Code":"P-1","Description":"Whole entity"}', 'the LF before the delimiter is not body')
   t.equal(document.operations[0].headers.get('content-transfer-encoding'), undefined, 'a MIME part header is not an embedded one')
 })
 
@@ -96,7 +88,7 @@ t.test('an ETL script: preamble, epilogue, lower-case headers, a quoted boundary
     ['POST Catalog_Products #a', "DELETE Catalog_Products(guid'00000000-0000-4000-8000-000000000002') #b"],
     'GET InformationRegister_Prices?$filter=Period%20ge%202026-01-01T00:00:00Z',
   ])
-  t.equal(bodyText(document.operations[0]), '{"Code":"ETL-1","Description":"Line one\\n\\nLine three"}')
+  t.equal(utf8Body(document.operations[0]), '{"Code":"ETL-1","Description":"Line one\\n\\nLine three"}')
   t.equal(document.operations[1].body, undefined, 'a DELETE without a body')
 })
 
@@ -120,7 +112,7 @@ t.test('a bulk loader: twelve creations with Cyrillic names in one change set, U
     Array.from({ length: 12 }, (_, index) => String(index + 1)),
   )
   t.equal(document.operations[6].url, 'Catalog_Организации')
-  t.equal(bodyText(document.operations[6]), '{"Code":"ОРГ-07","Description":"Организация №7"}')
+  t.equal(utf8Body(document.operations[6]), '{"Code":"ОРГ-07","Description":"Организация №7"}')
 })
 
 t.test('JSON: an atomicity group with dependencies, lower-case methods, an ETag reference', async (t) => {

@@ -196,3 +196,15 @@ export function fullOutcomeKey(outcome: Outcome): string {
     ? `${outcome.error.status} ${outcomeKey(outcome)}`
     : `${outcome.document.byteLength} bytes ${outcomeKey(outcome)}`
 }
+
+/** Items as `METHOD url #id` lines, change sets as nested arrays: the shape of a document at a glance. */
+export function outline(document: BatchDocument): unknown[] {
+  const line = (operation: { method: string; url: string; id: string | undefined }): string =>
+    `${operation.method} ${operation.url}${operation.id === undefined ? '' : ` #${operation.id}`}`
+  return summarize(document).items.map((item: ItemSummary) => ('operations' in item ? item.operations.map(line) : line(item)))
+}
+
+/** An operation's body bytes as text (latin1 by default, so that any byte compares exactly), or undefined. */
+export function bodyText(operation: BatchOperation, encoding: BufferEncoding = 'latin1'): string | undefined {
+  return operation.body?.kind === 'bytes' ? operation.body.bytes.toString(encoding) : undefined
+}
