@@ -1,5 +1,5 @@
-// The commands that work on the database alone: `migrate`, `seed` and `recompute-totals`; and the step
-// `serve` shares with them, bringing the schema to the configuration's (src/store/migrate.ts).
+// What the commands that work on the database alone do (`migrate`, `seed`, `recompute-totals`; their
+// usage is in commands.ts), and the step `serve` shares with them, bringing the schema to the configuration's (src/store/migrate.ts).
 import cliProgress from 'cli-progress'
 import { loadModel } from '../model/load-model.js'
 import type { ServiceModel } from '../model/model.js'
@@ -10,10 +10,7 @@ import { migrate } from '../store/migrate.js'
 import { createPool, ensureDatabase, type Pool } from '../store/pool.js'
 import { recomputeTotals } from '../store/totals.js'
 import type { CommandArguments } from '../tools/shared/command-arguments.js'
-import type { Command } from './command.js'
 import { commandOptions } from './command-options.js'
-
-const ENVIRONMENT = '  Environment: CONFIG (the configuration file), DATABASE_URL (docs/settings.md).'
 
 /** The demo data's scale: `--scale`, else SEED_SCALE, else 1. */
 export function scaleFrom(options: CommandArguments): number {
@@ -56,53 +53,31 @@ function configuredModel(): ServiceModel {
   return loadModel(readEnvironment(process.env).configFile)
 }
 
-export const migrateCommand: Command = {
-  summary: "create the database and bring its schema to the configuration's (tables, columns, indexes)",
-  usage: `odata-registers migrate
-  Creates the database when missing, then every table, column and index the configuration needs; widens
-  columns that grew. Never drops or narrows anything (docs/operations.md, "Upgrading").
-${ENVIRONMENT}`,
-  async run(args) {
-    commandOptions('migrate', args)
-    const pool = await prepareDatabase(configuredModel())
-    await pool.end()
-    return 0
-  },
+export async function migrateCommand(args: readonly string[]): Promise<number> {
+  commandOptions('migrate', args)
+  const pool = await prepareDatabase(configuredModel())
+  await pool.end()
+  return 0
 }
 
-export const seedCommand: Command = {
-  summary: 'migrate, then fill an empty database with the demo data',
-  usage: `odata-registers seed [--scale N] [--force]
-  Migrates, then writes the demo data when the database holds none.
-  --scale N   how much: 1,000 posted documents per unit, 0 to 100000 (SEED_SCALE, 1)
-  --force     seed even when the database holds data
-${ENVIRONMENT}`,
-  async run(args) {
-    const options = commandOptions('seed', args, { values: ['scale'], flags: ['force'] })
-    const scale = scaleFrom(options)
-    const model = configuredModel()
-    const pool = await prepareDatabase(model)
-    const started = Date.now()
-    const result = await seedDemoData(pool, model, { scale, force: options.flag('force'), progress: progressBar(scale) })
-    console.log(`seed: ${result.message} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
-    await pool.end()
-    return 0
-  },
+export async function seedCommand(args: readonly string[]): Promise<number> {
+  const options = commandOptions('seed', args, { values: ['scale'], flags: ['force'] })
+  const scale = scaleFrom(options)
+  const model = configuredModel()
+  const pool = await prepareDatabase(model)
+  const started = Date.now()
+  const result = await seedDemoData(pool, model, { scale, force: options.flag('force'), progress: progressBar(scale) })
+  console.log(`seed: ${result.message} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
+  await pool.end()
+  return 0
 }
 
-export const recomputeTotalsCommand: Command = {
-  summary: 'rebuild every register total from the movements',
-  usage: `odata-registers recompute-totals
-  Migrates, then rebuilds the totals tables of every register from its active movements (docs/operations.md,
-  "Restoring a backup"). Writes to the database: stop writers first.
-${ENVIRONMENT}`,
-  async run(args) {
-    commandOptions('recompute-totals', args)
-    const model = configuredModel()
-    const pool = await prepareDatabase(model)
-    await recomputeTotals(pool, model)
-    console.log('totals recomputed from movements')
-    await pool.end()
-    return 0
-  },
+export async function recomputeTotalsCommand(args: readonly string[]): Promise<number> {
+  commandOptions('recompute-totals', args)
+  const model = configuredModel()
+  const pool = await prepareDatabase(model)
+  await recomputeTotals(pool, model)
+  console.log('totals recomputed from movements')
+  await pool.end()
+  return 0
 }

@@ -11,23 +11,13 @@ import { seedDemoData } from '../seed/seed-data.js'
 import { createServiceContext } from '../service/service-context.js'
 import { parseDatabaseUrl } from '../store/database-url.js'
 import { createPool, type Pool } from '../store/pool.js'
-import type { Command } from './command.js'
 import { commandOptions } from './command-options.js'
 import { prepareDatabase, progressBar, scaleFrom } from './database-commands.js'
 
-export const serveCommand: Command = {
-  summary: 'migrate, seed an empty database with the demo data, and serve',
-  usage: `odata-registers serve [--scale N]
-  Checks the environment and the configuration, brings the schema to the configuration's, seeds the demo
-  data when the database is empty, and serves on HOST:PORT (127.0.0.1:8080) with WORKERS processes (one per
-  core). SIGTERM or SIGINT stops it gracefully (STOP_TIMEOUT_SECONDS).
-  --scale N   the demo data's scale when it seeds (SEED_SCALE, 1; 0 seeds nothing)
-  Environment: CONFIG, DATABASE_URL, HOST, PORT, WORKERS, LOG_LEVEL, METRICS_TOKEN, CORS_ORIGINS, … (docs/settings.md)`,
-  async run(args) {
-    const options = commandOptions('serve', args, { values: ['scale'] })
-    await serve(scaleFrom(options))
-    return undefined
-  },
+export async function serveCommand(args: readonly string[]): Promise<undefined> {
+  const options = commandOptions('serve', args, { values: ['scale'] })
+  await serve(scaleFrom(options))
+  return undefined
 }
 
 async function serve(scale: number): Promise<void> {

@@ -8,13 +8,9 @@
 import { writeFileSync } from 'node:fs'
 import { authorizationFrom } from '../shared/service-client.js'
 import { headersFrom, readArguments } from '../shared/command-arguments.js'
+import { DRIVE_USAGE } from './drive-usage.js'
 import { runWorkload } from './run-workload.js'
 import { readWorkloadFile, workloadFrom } from './workload.js'
-
-export const DRIVE_USAGE = `odata-registers drive WORKLOAD.(json|yaml) [--url ROOT] [--token T | --user NAME:PASSWORD] [--header 'N: v']
-  [--concurrency N] [--duration SECONDS | --count BATCHES] [--warmup SECONDS] [--rate BATCHES_PER_SECOND]
-  [--format json|multipart] [--pid SERVER_PID] [--out PREFIX (drive-report)]
-odata-registers drive --compare A.json B.json [--out PREFIX (drive-comparison)]`
 
 export async function driveCommand(args: readonly string[]): Promise<number> {
   const a = readArguments(args, {
