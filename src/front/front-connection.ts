@@ -1,7 +1,7 @@
 // One client connection through the serialising front: the client's requests go to the service one at
 // a time, each only after the answer to the one before it is complete, over one connection of the
 // front's own. uWS answers a connection's requests in order only while each is answered before the next
-// is parsed (README, HTTP: pipelining); behind the front it never sees a second request early, whatever
+// is parsed (docs/decisions.md, HTTP: pipelining); behind the front it never sees a second request early, whatever
 // the client sent in one write.
 //
 // Framing only: heads are read whole (bounded), bodies are counted and forwarded as they arrive, never

@@ -4,7 +4,7 @@
 // bytes after it could be read as a second request (request smuggling). RFC 9112 §6.3 makes such a
 // message unrecoverable: `400`, and the connection is closed. Every other framing fault (a head over the
 // bound, `Content-Length` with `Transfer-Encoding`, a bad chunk size, an unknown transfer coding, a
-// request line that does not parse) uWS answers itself before the application sees the request (README).
+// request line that does not parse) uWS answers itself before the application sees the request (docs/decisions.md, HTTP).
 import type { HttpRequest } from 'uWebSockets.js'
 import { ODataError } from '../errors.js'
 

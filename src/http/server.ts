@@ -42,7 +42,7 @@ export interface ServerOptions {
   readonly corsOrigins?: string
   /**
    * HTTP_PIPELINING: `uws` (uWS alone: pipelined requests are answered only as far as it allows) or
-   * `serialize` (the front of src/front hands uWS one request of a connection at a time; README).
+   * `serialize` (the front of src/front hands uWS one request of a connection at a time; docs/decisions.md, HTTP).
    */
   readonly pipelining?: 'uws' | 'serialize'
 }
@@ -178,7 +178,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
         path = resolveResourcePath(context.model, mount.rest)
       } catch (error) {
         // A request that names nothing still counts against the rate rules (decisions.md §8); its refusal
-        // is answered now, in this callback, as every refusal made without the database is (README: pipelining).
+        // is answered now, in this callback, as every refusal made without the database is (docs/decisions.md: pipelining).
         void admitRequest(context, subject)
         return fail(error)
       }

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os'
 import AjvModule, { type ErrorObject } from 'ajv'
 import { CorsPolicy } from '../http/cors.js'
 import { ConfigurationError, type ConfigurationProblem } from '../model/configuration.js'
+import { configurationFile } from '../model/default-configuration.js'
 import { settingsFromEnvironment } from '../service/live-settings.js'
 import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '../store/database-url.js'
 
@@ -88,8 +89,7 @@ export function readEnvironment(environment: Readonly<Record<string, string | un
   } catch (error) {
     problems.push({ path: 'DATABASE_URL', message: (error as Error).message.replace(/^DATABASE_URL /, '') })
   }
-  const configFile =
-    environment.CONFIG || ['config/demo.json', 'config/demo.yaml', 'config/demo.yml'].find((file) => existsSync(file)) || 'config/demo.json'
+  const configFile = configurationFile(environment)
   if (!existsSync(configFile)) problems.push({ path: 'CONFIG', message: `names no file (${JSON.stringify(configFile)})` })
   for (const check of [() => settingsFromEnvironment(environment), () => new CorsPolicy({}, environment.CORS_ORIGINS)]) {
     try {

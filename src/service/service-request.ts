@@ -24,7 +24,7 @@ export interface ServiceRequest {
   readonly serviceRoot: string
   /**
    * The absolute service root for links the client follows as given (`@odata.nextLink`), in the way the
-   * client logged in: with the token segment when it came to `/api/t/<token>/v4/` (README, decisions taken
+   * client logged in: with the token segment when it came to `/api/t/<token>/v4/` (docs/decisions.md, decisions taken
    * here). Absent: `serviceRoot`.
    */
   readonly linkRoot?: string

@@ -1,4 +1,4 @@
-// `@odata.nextLink` keeps the way the client logged in (README, decisions taken here): followed as given,
+// `@odata.nextLink` keeps the way the client logged in (docs/decisions.md, decisions taken here): followed as given,
 // with no header, it answers the next page on the token-path root and with the `token` parameter; a
 // client that logged in by a header gets a link without a token. Context URLs stay token-free, and no
 // token reaches the request log.

@@ -2,7 +2,7 @@
 // written back to back on one connection, those that wait for the database included, are answered in order
 // with their own bodies, whether they arrive in one write or in pieces cut anywhere. The first request of a
 // pipeline is held on a table another session has locked until every byte is written, so the later requests
-// certainly arrive while it waits: uWS alone closes the connection there, unanswered (README, HTTP).
+// certainly arrive while it waits: uWS alone closes the connection there, unanswered (docs/decisions.md, HTTP).
 import mysql from 'mysql2/promise'
 import t from 'tap'
 import { pipelinedExchange } from '../support/pipelined-exchange.js'

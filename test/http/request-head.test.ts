@@ -116,7 +116,7 @@ t.test('the same Content-Length given twice is one length', async (t) => {
   t.equal(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).error.code, 'InvalidBody', 'the body was read and judged')
 })
 
-t.test('faults uWS answers itself keep its status (README: HTTP-level errors)', async (t) => {
+t.test('faults uWS answers itself keep its status (docs/decisions.md: HTTP-level errors)', async (t) => {
   const both = await exchange(
     `POST ${REFERENCE_ROOT}Catalog_Products HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n`,
   )

@@ -1,7 +1,7 @@
 // The streaming intake of a multipart `$batch` body (OData 4.0, service.md §2.3): one reader, in
 // JavaScript (general-multipart-intake.ts). A WebAssembly scan once read ordinary batches first; on the
 // ingest benchmark it saved under a tenth of a millisecond of a batch taking over 80 ms, so it was
-// removed (README, "Decisions taken here").
+// removed (docs/decisions.md, "Batch").
 
 import type { BatchIntake } from './batch-intake.js'
 import { createGeneralMultipartIntake } from './general-multipart-intake.js'

@@ -1,4 +1,4 @@
-// `odata-registers drive`: the load driver's command line (README, "Driving load").
+// `odata-registers drive`: the load driver's command line (docs/client-tools.md, "Driving load").
 //
 //   odata-registers drive workload.yaml --url http://127.0.0.1:8080/api/v4/ --token bench-token --pid 1234 --out run-a
 //   odata-registers drive --compare run-a.json run-b.json --out a-vs-b
@@ -8,23 +8,15 @@
 import { writeFileSync } from 'node:fs'
 import { authorizationFrom } from '../shared/service-client.js'
 import { headersFrom, readArguments } from '../shared/command-arguments.js'
+import { DRIVE_USAGE } from './drive-usage.js'
 import { runWorkload } from './run-workload.js'
 import { readWorkloadFile, workloadFrom } from './workload.js'
-
-export const DRIVE_USAGE = `odata-registers drive WORKLOAD.(json|yaml) [--url ROOT] [--token T | --user NAME:PASSWORD] [--header 'N: v']
-  [--concurrency N] [--duration SECONDS | --count BATCHES] [--warmup SECONDS] [--rate BATCHES_PER_SECOND]
-  [--format json|multipart] [--pid SERVER_PID] [--out PREFIX (drive-report)]
-odata-registers drive --compare A.json B.json [--out PREFIX (drive-comparison)]`
 
 export async function driveCommand(args: readonly string[]): Promise<number> {
   const a = readArguments(args, {
     values: ['url', 'token', 'user', 'header', 'concurrency', 'duration', 'count', 'warmup', 'rate', 'format', 'pid', 'out'],
-    flags: ['compare', 'help'],
+    flags: ['compare'],
   })
-  if (a.flag('help')) {
-    console.log(DRIVE_USAGE)
-    return 0
-  }
   if (a.flag('compare')) {
     if (a.positional.length !== 2) throw new Error(`--compare takes two report files\n${DRIVE_USAGE}`)
     const [aFile, bFile] = a.positional as [string, string]

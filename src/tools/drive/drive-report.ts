@@ -48,7 +48,12 @@ export interface DriveReport {
   readonly shapes: Readonly<Record<string, ShapeFigures>>
   readonly errors: Readonly<Record<string, number>>
   readonly timeline: readonly TimelinePoint[]
-  readonly server?: { readonly pid: number; readonly samples: readonly ProcessSample[]; readonly cpuPercentMean: number; readonly rssMBMax: number }
+  readonly server?: {
+    readonly pid: number
+    readonly samples: readonly ProcessSample[]
+    readonly cpuPercentMean: number
+    readonly rssMBMax: number
+  }
   readonly driver: {
     readonly cpuPercent: number
     readonly eventLoopDelayP99Ms: number
@@ -60,18 +65,36 @@ export interface DriveReport {
 }
 
 /** Why the figures might say more about the driver than about the service. */
-export function driverWarnings(figures: { cpuPercent: number; eventLoopDelayP99Ms: number; rate?: number; batchesPerSecond: number; lateStarts: number; batches: number; serverCpuPercent?: number }): string[] {
+export function driverWarnings(figures: {
+  cpuPercent: number
+  eventLoopDelayP99Ms: number
+  rate?: number
+  batchesPerSecond: number
+  lateStarts: number
+  batches: number
+  serverCpuPercent?: number
+}): string[] {
   const warnings: string[] = []
-  if (figures.cpuPercent >= 85) warnings.push(`the driver was the bottleneck: it used ${Math.round(figures.cpuPercent)}% of a core (one JavaScript thread); run fewer shapes that build bodies per batch, or several drivers`)
+  if (figures.cpuPercent >= 85)
+    warnings.push(
+      `the driver was the bottleneck: it used ${Math.round(figures.cpuPercent)}% of a core (one JavaScript thread); run fewer shapes that build bodies per batch, or several drivers`,
+    )
   if (figures.eventLoopDelayP99Ms >= 50) {
     // A late event loop with a busy driver is the driver's doing; with an idle one, the machine's (the
     // service, MySQL and the driver sharing too few cores).
-    const why = figures.cpuPercent >= 85 ? 'the driver was busy' : `the driver used ${Math.round(figures.cpuPercent)}% of a core, so the machine was short of CPU`
-    warnings.push(`the driver's event loop was late by ${Math.round(figures.eventLoopDelayP99Ms)} ms (p99; ${why}): latencies include that delay`)
+    const why =
+      figures.cpuPercent >= 85
+        ? 'the driver was busy'
+        : `the driver used ${Math.round(figures.cpuPercent)}% of a core, so the machine was short of CPU`
+    warnings.push(
+      `the driver's event loop was late by ${Math.round(figures.eventLoopDelayP99Ms)} ms (p99; ${why}): latencies include that delay`,
+    )
   }
   if (figures.rate !== undefined && figures.batchesPerSecond < figures.rate * 0.95) {
     const who = figures.cpuPercent >= 85 ? 'the driver' : 'the service (or the concurrency)'
-    warnings.push(`asked for ${figures.rate} batches/s, sent ${figures.batchesPerSecond.toFixed(1)}: ${who} did not keep up (${figures.lateStarts} of ${figures.batches} batches started late)`)
+    warnings.push(
+      `asked for ${figures.rate} batches/s, sent ${figures.batchesPerSecond.toFixed(1)}: ${who} did not keep up (${figures.lateStarts} of ${figures.batches} batches started late)`,
+    )
   }
   return warnings
 }

@@ -1,4 +1,4 @@
-// `odata-registers load`: the command line of the bulk loader (README, "Loading data").
+// `odata-registers load`: the command line of the bulk loader (docs/client-tools.md, "Loading data").
 //
 //   odata-registers load receipts.ndjson --set Document_GoodsReceipt --post --url http://127.0.0.1:8080/api/v4/ --token bench-token
 //   odata-registers load --mapping load.json --url … --token …
@@ -8,22 +8,10 @@
 // same command again to resume), 1 on any other error.
 import { authorizationFrom } from '../shared/service-client.js'
 import { headersFrom, readArguments } from '../shared/command-arguments.js'
+import { LOAD_USAGE } from './load-usage.js'
 import { GaveUpError } from './batch-sender.js'
 import { readMappingFile, type FilePlan } from './load-plan.js'
 import { runLoad } from './run-load.js'
-
-export const LOAD_USAGE = `odata-registers load [FILE…] [--mapping FILE] --url ROOT [--token T | --user NAME:PASSWORD] [--header 'N: v']
-  --set SET              entity set of the FILEs (Catalog_…, Document_…, InformationRegister_…)
-  --map column=Property  rename a column (repeatable; Goods/column=Property for table part rows)
-  --const Property=value a value for every row (repeatable)
-  --lines FILE --join COLUMN [--table-part NAME]   documents from a header CSV and a lines CSV
-  --post                 post each document in the change set that creates it
-  --format json|multipart          $batch format (json)
-  --input-format csv|ndjson        for stdin (-) or other file names
-  --concurrency N        change sets in flight (4)
-  --rows-per-change-set N          fewer rows per change set than the service's limit allows
-  --checkpoint FILE      (the first input + .checkpoint)   --rejects FILE (the first input + .rejects.ndjson)
-  --retry-for SECONDS    how long to wait for a service that does not answer (120)`
 
 export async function loadCommand(args: readonly string[]): Promise<number> {
   const a = readArguments(args, {
@@ -47,12 +35,8 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
       'rejects',
       'retry-for',
     ],
-    flags: ['post', 'help'],
+    flags: ['post'],
   })
-  if (a.flag('help')) {
-    console.log(LOAD_USAGE)
-    return 0
-  }
   const files: FilePlan[] = []
   const mapping = a.value('mapping')
   if (mapping) files.push(...readMappingFile(mapping))

@@ -25,7 +25,7 @@ export function readArguments(args: readonly string[], spec: { values: readonly 
       continue
     }
     if (!spec.values.includes(name))
-      throw new Error(`unknown option --${name}; options: ${[...spec.values, ...spec.flags].map((n) => `--${n}`).join(', ')}`)
+      throw new Error(`unknown option --${name}; options: ${[...spec.values, ...spec.flags].map((n) => `--${n}`).join(', ') || 'none'}`)
     const value = eq > 0 ? arg.slice(eq + 1) : args[++i]
     if (value === undefined) throw new Error(`--${name} needs a value`)
     values.set(name, [...(values.get(name) ?? []), value])

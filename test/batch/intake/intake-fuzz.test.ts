@@ -1,5 +1,5 @@
-// Seeded fuzzing (docs/architecture.md, after undici's test/fuzzing): thousands of mutations of corpus and
-// generated batches, cut into random chunks under random limits. Whatever the bytes, the intake
+// Seeded fuzzing (docs/architecture.md, after undici's test/fuzzing): thousands of mutations of the clients'
+// bodies (client-bodies/) and generated batches, cut into random chunks under random limits. Whatever the bytes, the intake
 // throws nothing but an ODataError, gives the same outcome however the body is cut, and never holds
 // more than the bytes it was given (plus its fixed buffers). A failure names its seed and mutant.
 // A second round puts a byte sequence that is not UTF-8 into every mutant: a JSON batch holding one is
@@ -14,9 +14,9 @@ import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import {
   type TapTest,
-  corpusFile,
+  clientJsonBodies,
+  clientMultipartBodies,
   ingest,
-  multipartSample,
   outcomeKey,
   randomInteger,
   randomSplit,
@@ -34,17 +34,7 @@ interface Source {
 
 function multipartSources(): Source[] {
   const sources: Source[] = []
-  for (const file of [
-    'batch-spec/batch-multipart-request-1.txt',
-    'batch-spec/batch-multipart-request-2.txt',
-    'batch-peers/olingo-odata4/basicBatchPost.batch',
-    'batch-peers/olingo-odata2/batchWithContentId.batch',
-    'batch-peers/olingo-odata2/basicBatchWithContentIdReferencing.batch',
-    'batch-peers/olingo-odata2/employeesWithFilter.batch',
-  ]) {
-    const sample = multipartSample(file)
-    if (sample !== undefined) sources.push({ name: file, body: sample.body, boundary: sample.boundary })
-  }
+  for (const sample of clientMultipartBodies()) sources.push({ name: sample.name, body: sample.body, boundary: sample.boundary })
   const generated = buildMultipartBatch(
     [
       { method: 'GET', url: 'People?$top=1', headers: { Accept: 'application/json' } },
@@ -72,10 +62,7 @@ function multipartSources(): Source[] {
 
 function jsonSources(): Source[] {
   const sources: Source[] = []
-  for (const file of ['batch-spec/batch-json-request-1.json', 'batch-spec/batch-json-request-3.json']) {
-    const body = corpusFile(file)
-    if (body !== undefined) sources.push({ name: file, body })
-  }
+  sources.push(...clientJsonBodies())
   sources.push({
     name: 'generated',
     body: buildJsonBatch([
@@ -177,12 +164,19 @@ const NOT_UTF8: readonly Buffer[] = [
   [0xc3, 0x28],
 ].map((bytes) => Buffer.from(bytes))
 
-/** `body` with one of NOT_UTF8 inserted at a random place, or in place of a random byte. */
+/**
+ * `body` with one of NOT_UTF8 inserted at a random place, or in place of a random byte. In a body with
+ * characters beyond ASCII the bytes can complete a sequence (0xbf in place of the second byte of `ü` is
+ * `ÿ`): such a draw is made again, so that every result holds bytes that are not UTF-8.
+ */
 function withInvalidUtf8(body: Buffer, random: () => number): Buffer {
-  const bytes = NOT_UTF8[randomInteger(random, NOT_UTF8.length)]
-  const at = randomInteger(random, body.length + 1)
-  const replace = random() < 0.5 && at < body.length ? 1 : 0
-  return Buffer.concat([body.subarray(0, at), bytes, body.subarray(at + replace)])
+  for (;;) {
+    const bytes = NOT_UTF8[randomInteger(random, NOT_UTF8.length)]
+    const at = randomInteger(random, body.length + 1)
+    const replace = random() < 0.5 && at < body.length ? 1 : 0
+    const result = Buffer.concat([body.subarray(0, at), bytes, body.subarray(at + replace)])
+    if (!isUtf8(result)) return result
+  }
 }
 
 function randomLimits(random: () => number, bodyLength: number): Partial<IntakeLimits> {

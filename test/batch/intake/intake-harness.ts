@@ -1,7 +1,7 @@
-// Shared helpers of the intake tests: corpus access, chunking, a seeded random source, and a plain
+// Shared helpers of the intake tests: the bodies of the wire cases, chunking, a seeded random source, and a plain
 // summary of a BatchDocument that `t.same` can compare. (Not a test file: tap lists it as skipped.)
 
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import type t from 'tap'
 import { ODataError } from '../../../src/errors.js'
@@ -13,105 +13,34 @@ import { loadWireCases, substitute } from '../../support/wire-case.js'
 /** A tap test or subtest, for helpers that make assertions. */
 export type TapTest = Parameters<Parameters<typeof t.test>[0]>[0]
 
-/** The shared corpus, next to the project (tests run with the project root as cwd). */
-export const CORPUS_ROOT = path.resolve('../shared/corpus')
-
-export function corpusFile(relativePath: string): Buffer | undefined {
-  const file = path.join(CORPUS_ROOT, relativePath)
-  return existsSync(file) ? readFileSync(file) : undefined
-}
-
 export interface MultipartSample {
   readonly name: string
   readonly body: Buffer
   readonly boundary: string
 }
 
-/**
- * A multipart request from the corpus. The standard's examples are whole HTTP messages: the boundary
- * is in their Content-Type and the body follows the blank line. Olingo's files are bodies only: the
- * boundary is the first line without its `--` (INDEX.md).
- */
-export function multipartSample(relativePath: string): MultipartSample | undefined {
-  const bytes = corpusFile(relativePath)
-  if (bytes === undefined) return undefined
-  const text = bytes.toString('latin1')
-  if (/^[A-Z]+ \S+ HTTP\/1\.1\r?\n/.test(text)) {
-    const headEnd = text.indexOf('\r\n\r\n')
-    const boundary = /boundary=([^\r\n;]+)/i.exec(text.slice(0, headEnd))?.[1]
-    if (boundary === undefined) throw new Error(`${relativePath}: no boundary in the HTTP head`)
-    return { name: relativePath, body: bytes.subarray(headEnd + 4), boundary }
-  }
-  const firstLine = /^--([^\r\n]+)\r?\n/.exec(text)
-  if (firstLine === null) throw new Error(`${relativePath}: does not open with a delimiter`)
-  return { name: relativePath, body: bytes, boundary: firstLine[1] }
+/** Where the bodies written in the styles of the clients the service serves lie (its README says which). */
+const CLIENT_BODIES = 'test/batch/intake/client-bodies'
+
+/** The multipart bodies of the client styles; the boundary is that of the first delimiter line. */
+export function clientMultipartBodies(): MultipartSample[] {
+  return readdirSync(CLIENT_BODIES)
+    .filter((name) => name.endsWith('.batch'))
+    .sort()
+    .map((name) => {
+      const body = readFileSync(path.join(CLIENT_BODIES, name))
+      const boundary = /^--([^\r\n]+?)\r?$/m.exec(body.toString('latin1'))?.[1]
+      if (boundary === undefined) throw new Error(`${name}: no delimiter line`)
+      return { name, body, boundary }
+    })
 }
 
-/**
- * The standard's Example 101 writes its first request line, `GET /service/Customers('ALFKI')`, without
- * the HTTP version that service.md §2.3 requires: the intake refuses the file as it is.
- */
-export const EXAMPLE_101 = 'batch-spec/batch-multipart-request-1.txt'
-export const EXAMPLE_101_REFUSAL =
-  'Part 1: the request line "GET /service/Customers(\'ALFKI\')" has no HTTP version ("<METHOD> <url> HTTP/1.1").'
-
-/** The sample with ` HTTP/1.1` after every request line that has no version: what the rest of the file shows stays testable. */
-export function withHttpVersions(sample: MultipartSample): MultipartSample {
-  const text = sample.body.toString('latin1').replace(/^([A-Z]+ [^ \r\n]+)(\r?\n)/gm, '$1 HTTP/1.1$2')
-  return { name: `${sample.name} with its HTTP versions`, body: Buffer.from(text, 'latin1'), boundary: sample.boundary }
-}
-
-/** The multipart request files of the corpus: the standard's examples and Olingo's request vectors (not its responses). */
-export function multipartRequestFiles(): string[] {
-  const files = ['batch-spec/batch-multipart-request-1.txt', 'batch-spec/batch-multipart-request-2.txt']
-  for (const folder of ['batch-peers/olingo-odata4', 'batch-peers/olingo-odata2']) {
-    const directory = path.join(CORPUS_ROOT, folder)
-    if (!existsSync(directory)) continue
-    for (const name of readdirSync(directory).sort()) {
-      if (name.endsWith('.batch') && !/response/i.test(name)) files.push(`${folder}/${name}`)
-    }
-  }
-  return files
-}
-
-/**
- * Every multipart body the corpus tests read: the request files; Olingo's two response files with the
- * status line made a request line (they test body framing); the standard's request-line fragments
- * wrapped in a batch. Files absent from the corpus are left out.
- */
-export function corpusMultipartSamples(): MultipartSample[] {
-  const samples: MultipartSample[] = []
-  for (const file of multipartRequestFiles()) {
-    const sample = multipartSample(file)
-    if (sample !== undefined) samples.push(sample)
-  }
-  for (const file of [
-    'batch-peers/olingo-odata2/BatchResponseWithAdditionalLineEnding.batch',
-    'batch-peers/olingo-odata2/BatchResponseWithLinesInBodyWin.batch',
-  ]) {
-    const sample = multipartSample(file)
-    if (sample === undefined) continue
-    const asRequest = Buffer.from(
-      sample.body.toString('latin1').replace('HTTP/1.1 500 Internal Server Error', 'POST Errors HTTP/1.1'),
-      'latin1',
-    )
-    samples.push({ name: `${file} as a request`, body: asRequest, boundary: sample.boundary })
-  }
-  for (const file of [
-    'batch-spec/batch-multipart-fragment-1-url-absolute.txt',
-    'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt',
-  ]) {
-    const fragment = corpusFile(file)
-    if (fragment === undefined) continue
-    // The corpus README: "append an empty line to make a complete application/http request".
-    const body = Buffer.concat([
-      Buffer.from('--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'),
-      fragment,
-      Buffer.from('\r\n\r\n--b--\r\n'),
-    ])
-    samples.push({ name: `${file} in a batch`, body, boundary: 'b' })
-  }
-  return samples
+/** The JSON batch bodies of the client styles. */
+export function clientJsonBodies(): Array<{ readonly name: string; readonly body: Buffer }> {
+  return readdirSync(CLIENT_BODIES)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => ({ name, body: readFileSync(path.join(CLIENT_BODIES, name)) }))
 }
 
 /**
@@ -266,4 +195,16 @@ export function fullOutcomeKey(outcome: Outcome): string {
   return outcome.error !== undefined
     ? `${outcome.error.status} ${outcomeKey(outcome)}`
     : `${outcome.document.byteLength} bytes ${outcomeKey(outcome)}`
+}
+
+/** Items as `METHOD url #id` lines, change sets as nested arrays: the shape of a document at a glance. */
+export function outline(document: BatchDocument): unknown[] {
+  const line = (operation: { method: string; url: string; id: string | undefined }): string =>
+    `${operation.method} ${operation.url}${operation.id === undefined ? '' : ` #${operation.id}`}`
+  return summarize(document).items.map((item: ItemSummary) => ('operations' in item ? item.operations.map(line) : line(item)))
+}
+
+/** An operation's body bytes as text (latin1 by default, so that any byte compares exactly), or undefined. */
+export function bodyText(operation: BatchOperation, encoding: BufferEncoding = 'latin1'): string | undefined {
+  return operation.body?.kind === 'bytes' ? operation.body.bytes.toString(encoding) : undefined
 }

@@ -1,7 +1,6 @@
 // The multipart reader on the batches clients write: every operation as built (method, URL, id, body
 // bytes, change set), however the body is cut into chunks, with the same progress figures for every
-// cut; every multipart body of the protocol cases and the corpus (Olingo's response files made requests
-// included) with one outcome, document or error, however it is cut; and a body over maxBytes refused by
+// cut; every multipart body of the protocol cases and of the clients' styles (client-bodies/) with one outcome, document or error, however it is cut; and a body over maxBytes refused by
 // `push` at the chunk that passes the limit, whatever the spelling and however it is cut. (Malformations
 // and fuzzed bodies have tests of their own: multipart-malformed, intake-fuzz.)
 
@@ -12,7 +11,7 @@ import { createMultipartIntake } from '../../../src/batch/intake/multipart-intak
 import { ODataError } from '../../../src/errors.js'
 import { type MultipartBuildOptions, type OperationSpec, buildMultipartBatch } from '../../support/build-batch-body.js'
 import {
-  corpusMultipartSamples,
+  clientMultipartBodies,
   fullOutcomeKey,
   ingest,
   multipartProtocolCases,
@@ -162,9 +161,9 @@ t.test('ordinary batches: the operations as built, the same document and progres
   }
 })
 
-t.test('protocol cases and corpus bodies: one outcome whole, cut anywhere, at random and byte by byte', async (t) => {
+t.test('protocol cases and client bodies: one outcome whole, cut anywhere, at random and byte by byte', async (t) => {
   const random = seededRandom(SEED + 2)
-  const samples = [...multipartProtocolCases(), ...corpusMultipartSamples()]
+  const samples = [...multipartProtocolCases(), ...clientMultipartBodies()]
   t.ok(samples.length > 10, `${samples.length} bodies`)
   for (const sample of samples) {
     const read = (chunks: readonly Buffer[]): string =>

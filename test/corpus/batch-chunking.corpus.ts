@@ -1,26 +1,22 @@
-// Every request of the shared corpus (INDEX.md): parsed whole, then cut at every byte into two chunks
+// Every request of the corpus (its INDEX.md): parsed whole, then cut at every byte into two chunks
 // (every 97th byte for files over 2 KB), then at seeded random places into many chunks; the document
 // must always be the one the whole body gives (docs/architecture.md: wire cases whole, byte by byte, at random
 // split points).
 
 import t from 'tap'
-import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
-import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
-import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
+import { createJsonIntake } from '../../src/batch/intake/json-intake.js'
+import { createMultipartIntake } from '../../src/batch/intake/multipart-intake.js'
+import type { BatchIntake } from '../../src/batch/intake/batch-intake.js'
+import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom, splitAt } from '../batch/intake/intake-harness.js'
 import {
-  type TapTest,
-  corpusFile,
-  ingest,
   EXAMPLE_101,
+  fragmentInBatch,
   EXAMPLE_101_REFUSAL,
   multipartRequestFiles,
   multipartSample,
   withHttpVersions,
-  outcomeKey,
-  randomSplit,
-  seededRandom,
-  splitAt,
-} from './intake-harness.js'
+} from './batch-samples.js'
+import { corpusFile } from './corpus-folder.js'
 
 const LIMITS = { maxOperations: 1000 }
 
@@ -59,10 +55,6 @@ function checkChunkings(t: TapTest, name: string, body: Buffer, createIntake: ()
 t.test('multipart requests of the corpus', async (t) => {
   for (const file of multipartRequestFiles()) {
     const sample = multipartSample(file)
-    if (sample === undefined) {
-      t.skip(`${file} is not in the corpus`, () => undefined)
-      continue
-    }
     const createIntake = () => createMultipartIntake({ boundary: sample.boundary, limits: LIMITS })
     if (file === EXAMPLE_101) {
       // Refused as it is (no HTTP version on its first request line), the same way however it is cut;
@@ -83,10 +75,6 @@ t.test('multipart requests of the corpus', async (t) => {
 t.test('JSON requests of the corpus', async (t) => {
   for (const file of JSON_REQUEST_FILES) {
     const body = corpusFile(file)
-    if (body === undefined) {
-      t.skip(`${file} is not in the corpus`, () => undefined)
-      continue
-    }
     checkChunkings(t, file, body, () => createJsonIntake({ limits: LIMITS }))
   }
 })
@@ -96,17 +84,6 @@ t.test('request-line fragments of the standard, each wrapped in a batch', async 
     'batch-spec/batch-multipart-fragment-1-url-absolute.txt',
     'batch-spec/batch-multipart-fragment-2-url-absolute-path-host.txt',
   ]) {
-    const fragment = corpusFile(file)
-    if (fragment === undefined) {
-      t.skip(`${file} is not in the corpus`, () => undefined)
-      continue
-    }
-    // README: "append an empty line to make a complete application/http request".
-    const body = Buffer.concat([
-      Buffer.from('--b\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\n\r\n'),
-      fragment,
-      Buffer.from('\r\n\r\n--b--\r\n'),
-    ])
-    checkChunkings(t, file, body, () => createMultipartIntake({ boundary: 'b' }))
+    checkChunkings(t, file, fragmentInBatch(file), () => createMultipartIntake({ boundary: 'b' }))
   }
 })
