@@ -9,7 +9,7 @@
 import { authorizationFrom } from '../shared/service-client.js'
 import { headersFrom, readArguments } from '../shared/command-arguments.js'
 import { GaveUpError } from './batch-sender.js'
-import { readMappingFile, type FilePlan } from './load-plan.js'
+import { keyList, readMappingFile, type FilePlan } from './load-plan.js'
 import { runLoad } from './run-load.js'
 
 export const LOAD_USAGE = `odata-registers load [FILE…] [--mapping FILE] --url ROOT [--token T | --user NAME:PASSWORD] [--header 'N: v']
@@ -18,6 +18,7 @@ export const LOAD_USAGE = `odata-registers load [FILE…] [--mapping FILE] --url
   --const Property=value a value for every row (repeatable)
   --lines FILE --join COLUMN [--table-part NAME]   documents from a header CSV and a lines CSV
   --post                 post each document in the change set that creates it
+  --key COLUMNS          what names an object, comma-separated (default: Code for catalogs, Number and Date for documents)
   --format json|multipart          $batch format (json)
   --input-format csv|ndjson        for stdin (-) or other file names
   --concurrency N        change sets in flight (4)
@@ -46,6 +47,7 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
       'checkpoint',
       'rejects',
       'retry-for',
+      'key',
     ],
     flags: ['post', 'help'],
   })
@@ -77,6 +79,7 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
       columns: pairs('map'),
       constants: pairs('const'),
       post: a.flag('post'),
+      key: keyList(a.value('key'), '--key'),
     })
   }
   if (files.length === 0) throw new Error(`nothing to load\n${LOAD_USAGE}`)

@@ -2,7 +2,6 @@
 // and gathered into change sets of as many rows as the limits take, up to `concurrency` change sets in
 // flight (the reader waits for a free one, so memory stays flat however large the input), each row's
 // outcome written to the checkpoint (and a refusal to the reject file) as it comes.
-import { basename } from 'node:path'
 import type { BatchFormat } from '../shared/batch-body.js'
 import { ServiceClient } from '../shared/service-client.js'
 import { BatchSender } from './batch-sender.js'
@@ -22,7 +21,10 @@ import type { FilePlan } from './load-plan.js'
 import { ReferenceResolver } from './reference-resolver.js'
 import { RejectFile } from './reject-file.js'
 import { rowKey } from './row-key.js'
-import { RowError, RowMapper } from './row-mapper.js'
+import { RowError } from './row-error.js'
+import { RowMapper } from './row-mapper.js'
+import { inputIdentity } from './input-fingerprint.js'
+import { basename } from 'node:path'
 import { readServiceMetadata } from './service-metadata.js'
 import { readBatchLimits, type BatchLimits } from './service-limits.js'
 
@@ -101,12 +103,6 @@ interface LoadState {
   readonly metadata: Awaited<ReturnType<typeof readServiceMetadata>>
 }
 
-/** The name rows of this input are known by in the checkpoint and in their keys. */
-function sourceName(plan: FilePlan): string {
-  const name = plan.path === '-' ? 'stdin' : basename(plan.path)
-  return `${plan.set}:${name}${plan.lines ? `+${basename(plan.lines)}` : ''}`
-}
-
 async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   const { checkpoint, rejects, counts, options } = state
   const shape = state.metadata.sets.get(plan.set)
@@ -114,7 +110,10 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   const keyed = shape.key.length === 1 && shape.key[0] === 'Ref_Key'
   if (plan.post && !plan.set.startsWith('Document_')) throw new Error(`--post: ${plan.set} is not a document set`)
   const target: DeliveryTarget = { set: plan.set, keyed, post: plan.post, format: options.format }
-  const source = sourceName(plan)
+  const identity = inputIdentity(plan.set, plan.path, plan.lines)
+  const source = identity.checkpointSource
+  // `--key` names input columns or properties; the key is made from the mapped body's properties.
+  const keyProperties = plan.key?.map((name) => plan.columns[name] ?? name)
   let input: Input & { orphans?(): InputRow[] }
   if (plan.lines) {
     if (!plan.join) throw new Error(`${plan.path}: a lines file needs the column that joins it to the headers ("join", --join)`)
@@ -140,7 +139,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
     })
 
   const reject = (row: number, record: unknown, status: number, code: string, message: string) => {
-    rejects.write({ source, row, record, status, code, message })
+    rejects.write({ source: identity.name, row, record, status, code, message })
     counts.rejected++
   }
   const context: DeliveryContext = {
@@ -188,7 +187,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   let pendingBytes = 0
   for await (const { row, record, offset, unreadable } of input.rows()) {
     counts.rows++
-    if (checkpoint.done(source, row)) {
+    if (identity.resumable && checkpoint.done(source, row)) {
       doneOffset = Math.max(doneOffset, offset)
       counts.resumed++
       continue
@@ -202,6 +201,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
     let body: Record<string, unknown>
     try {
       body = await mapper.map(record)
+      if (keyed && body.Ref_Key === undefined) body.Ref_Key = rowKey(plan.set, body, keyProperties)
     } catch (error) {
       if (!(error instanceof RowError)) throw error
       doneOffset = Math.max(doneOffset, offset)
@@ -209,14 +209,19 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       checkpoint.markDone(source, [row])
       continue
     }
-    if (keyed && body.Ref_Key === undefined) body.Ref_Key = rowKey(source, row)
     const size = JSON.stringify(body).length + 300
     if (pending.length > 0 && (pending.length >= rowsPerSet() || pendingBytes + size > bytesPerSet)) {
       await dispatch(pending)
       pending = []
       pendingBytes = 0
     }
-    pending.push({ row, record, body, offset, uncertain: checkpoint.uncertain(source, row) })
+    pending.push({
+      row,
+      record,
+      body,
+      offset,
+      uncertain: identity.resumable ? checkpoint.uncertain(source, row) : checkpoint.wasSent(source, row),
+    })
     pendingBytes += size
   }
   if (pending.length > 0) await dispatch(pending)

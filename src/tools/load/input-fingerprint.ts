@@ -1,0 +1,45 @@
+// What the checkpoint knows an input by (docs/loading.md, "Identity"): the entity set, the file's name, and
+// what tells this content from another file's of the same name — its size, its modification time and a hash
+// of its first megabyte. A rerun of the same file resumes past the rows its checkpoint has; another day's
+// file of the same name is another input, whose rows are looked at afresh (and found `present` by their
+// keys when they are in the service). Stdin has no such mark: its rows are never skipped by number, only
+// looked up by key where an earlier run sent them.
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { basename } from 'node:path'
+
+const HEAD_BYTES = 1024 * 1024
+
+function fileMark(path: string): string {
+  const fd = openSync(path, 'r')
+  try {
+    const stat = fstatSync(fd)
+    const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, Math.max(stat.size, 0)))
+    let read = 0
+    while (read < head.length) {
+      const n = readSync(fd, head, read, head.length - read, read)
+      if (n === 0) break
+      read += n
+    }
+    const hash = createHash('sha1').update(head.subarray(0, read)).digest('hex').slice(0, 16)
+    return `${stat.size}/${Math.floor(stat.mtimeMs)}/${hash}`
+  } finally {
+    closeSync(fd)
+  }
+}
+
+export interface InputIdentity {
+  /** How the reject file names the input (`Document_GoodsReceipt:receipts.ndjson`). */
+  readonly name: string
+  /** How the checkpoint knows its rows: the name and the content's mark. */
+  readonly checkpointSource: string
+  /** Rows the checkpoint has as answered may be skipped (a file); stdin's never are. */
+  readonly resumable: boolean
+}
+
+export function inputIdentity(set: string, path: string, lines?: string): InputIdentity {
+  const name = `${set}:${path === '-' ? 'stdin' : basename(path)}${lines ? `+${basename(lines)}` : ''}`
+  if (path === '-') return { name, checkpointSource: name, resumable: false }
+  const marks = [fileMark(path), ...(lines ? [fileMark(lines)] : [])]
+  return { name, checkpointSource: `${name}@${marks.join('+')}`, resumable: true }
+}
