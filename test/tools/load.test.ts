@@ -102,7 +102,7 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
     { source: 'Document_GoodsReceipt:receipts.ndjson', row: 5, status: 400, code: 'InvalidValue' },
     { source: 'Document_GoodsReceipt:receipts.ndjson', row: 6, status: 0, code: 'UnreadableRow' },
     { source: 'Document_GoodsSale:sale-headers.csv+sale-lines.csv', row: 2, status: 0, code: 'InvalidValue' },
-    { source: 'Document_GoodsSale:sale-headers.csv+sale-lines.csv', row: 5, status: 0, code: 'OrphanLine' },
+    { source: 'Document_GoodsSale:sale-headers.csv+sale-lines.csv:lines', row: 5, status: 0, code: 'OrphanLine' },
     { source: 'InformationRegister_Prices:prices.csv', row: 3, status: 400, code: 'InvalidValue' },
   ]
   const sortRejects = (list: { source: string; row: number }[]) =>

@@ -4,12 +4,17 @@
 //   odata-registers load --mapping load.json --url … --token …
 //
 // Prints one JSON line with the summary on stdout; exits 0 when every row has its outcome (rejected
-// rows included: they are in the reject file), 2 when the service stayed away past --retry-for (run the
-// same command again to resume), 1 on any other error.
+// rows included: they are in the reject file), 2 when an input cannot be read (missing, a directory,
+// unreadable: nothing is sent) or the service stayed away past --retry-for (run the same command again
+// to resume), 1 when an input cannot be read on past some place (the summary says where) or on any
+// other error.
 import { authorizationFrom } from '../shared/service-client.js'
 import { headersFrom, readArguments } from '../shared/command-arguments.js'
 import { GaveUpError } from './batch-sender.js'
 import { keyList, readMappingFile, type FilePlan } from './load-plan.js'
+import { DEFAULT_LIMITS } from './input-limits.js'
+import { formatOf } from './input-rows.js'
+import { checkReadable, checkWritable, InputError } from './input-source.js'
 import { runLoad } from './run-load.js'
 
 export const LOAD_USAGE = `odata-registers load [FILE…] [--mapping FILE] --url ROOT [--token T | --user NAME:PASSWORD] [--header 'N: v']
@@ -24,7 +29,9 @@ export const LOAD_USAGE = `odata-registers load [FILE…] [--mapping FILE] --url
   --concurrency N        change sets in flight (4)
   --rows-per-change-set N          fewer rows per change set than the service's limit allows
   --checkpoint FILE      (the first input + .checkpoint)   --rejects FILE (the first input + .rejects.ndjson)
-  --retry-for SECONDS    how long to wait for a service that does not answer (120)`
+  --retry-for SECONDS    how long to wait for a service that does not answer (120)
+  --max-record-bytes N   the longest line or record read; a longer one is a reject (4194304)
+  --max-field-bytes N    the longest field; a longer one makes its row a reject (1048576)`
 
 export async function loadCommand(args: readonly string[]): Promise<number> {
   const a = readArguments(args, {
@@ -48,6 +55,8 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
       'rejects',
       'retry-for',
       'key',
+      'max-record-bytes',
+      'max-field-bytes',
     ],
     flags: ['post', 'help'],
   })
@@ -57,7 +66,15 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
   }
   const files: FilePlan[] = []
   const mapping = a.value('mapping')
-  if (mapping) files.push(...readMappingFile(mapping))
+  if (mapping) {
+    try {
+      checkReadable(mapping, 'the mapping file')
+    } catch (error) {
+      console.error(`odata-registers load: ${(error as Error).message}`)
+      return 2
+    }
+    files.push(...readMappingFile(mapping))
+  }
   const pairs = (name: string) =>
     Object.fromEntries(
       a.values(name).map((pair) => {
@@ -86,6 +103,26 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
   const format = a.value('format') ?? 'json'
   if (format !== 'json' && format !== 'multipart') throw new Error(`--format must be json or multipart (got ${format})`)
   const first = mapping ?? (files[0]!.path === '-' ? 'stdin' : files[0]!.path)
+  const checkpointPath = a.value('checkpoint') ?? `${first}.checkpoint`
+  const rejectPath = a.value('rejects') ?? `${first}.rejects.ndjson`
+  const inputLimits = {
+    maxRecordBytes: a.number('max-record-bytes', DEFAULT_LIMITS.maxRecordBytes),
+    maxFieldBytes: a.number('max-field-bytes', DEFAULT_LIMITS.maxFieldBytes),
+  }
+  // Every input is looked at before anything is sent: one that cannot be read is an error of the command.
+  try {
+    for (const plan of files) {
+      checkReadable(plan.path, 'the input')
+      if (plan.lines) checkReadable(plan.lines, 'the lines file')
+      if (!plan.lines) formatOf(plan.path, plan.format)
+    }
+    if (files.filter((f) => f.path === '-' || f.lines === '-').length > 1) throw new InputError('stdin (-) can be read once: name it once')
+    checkWritable(checkpointPath, 'the checkpoint')
+    checkWritable(rejectPath, 'the reject file')
+  } catch (error) {
+    console.error(`odata-registers load: ${(error as Error).message}`)
+    return 2
+  }
   try {
     const summary = await runLoad({
       root: a.value('url') ?? process.env.ODATA_URL ?? 'http://127.0.0.1:8080/api/v4/',
@@ -95,8 +132,9 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
       format,
       concurrency: a.number('concurrency', 4),
       maxRowsPerChangeSet: a.value('rows-per-change-set') ? a.number('rows-per-change-set', 1) : undefined,
-      checkpointPath: a.value('checkpoint') ?? `${first}.checkpoint`,
-      rejectPath: a.value('rejects') ?? `${first}.rejects.ndjson`,
+      checkpointPath,
+      rejectPath,
+      inputLimits,
       retryForSeconds: a.number('retry-for', 120),
       terminal: Boolean(process.stderr.isTTY),
     })
@@ -106,10 +144,14 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
         `loaded ${summary.loaded}, already present ${summary.present}, rejected ${summary.rejected}, resumed past ${summary.resumed} (${Math.round(summary.rowsPerSecond)} rows/s)`,
       )
     }
+    if (summary.stopped) {
+      console.error(`odata-registers load stopped: ${summary.stopped}`)
+      return 1
+    }
     return 0
   } catch (error) {
-    if (error instanceof GaveUpError) {
-      console.error(error.message)
+    if (error instanceof GaveUpError || error instanceof InputError) {
+      console.error(`odata-registers load: ${error.message}`)
       return 2
     }
     throw error

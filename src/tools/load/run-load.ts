@@ -14,8 +14,11 @@ import {
   type RowOutcome,
 } from './change-set-delivery.js'
 import { Checkpoint } from './checkpoint.js'
-import { formatOf, openInput, type Input, type InputRow } from './input-rows.js'
+import { DEFAULT_LIMITS, type InputLimits } from './input-limits.js'
+import { formatOf, openInput, type Input } from './input-rows.js'
+import { InputStop } from './input-source.js'
 import { joinedInput } from './joined-rows.js'
+import type { LooseLine } from './lines-index.js'
 import { createProgress, type LoadProgress } from './load-progress.js'
 import type { FilePlan } from './load-plan.js'
 import { ReferenceResolver } from './reference-resolver.js'
@@ -38,6 +41,8 @@ export interface LoadOptions {
   readonly checkpointPath: string
   readonly rejectPath: string
   readonly retryForSeconds: number
+  /** The longest record and field read (input-limits.ts); the defaults when not given. */
+  readonly inputLimits?: InputLimits
   /** Most rows in one change set (below what the limits allow), for smaller sets. */
   readonly maxRowsPerChangeSet?: number
   readonly terminal: boolean
@@ -57,6 +62,8 @@ export interface LoadSummary {
   throttled: number
   unavailable: number
   connectionFailures: number
+  /** Why the load stopped before the end of an input (everything before that place has its outcome). */
+  stopped?: string
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
@@ -76,12 +83,25 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
     const sender = new BatchSender(client, options.retryForSeconds)
     const resolver = new ReferenceResolver(client)
     const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0 }
-    for (const plan of options.files) {
-      resolver.forget()
-      await loadFile(plan, { client, checkpoint, rejects, progress, sender, resolver, limits, counts, options, metadata })
+    let stopped: string | undefined
+    try {
+      for (const plan of options.files) {
+        resolver.forget()
+        await loadFile(plan, { client, checkpoint, rejects, progress, sender, resolver, limits, counts, options, metadata })
+      }
+    } catch (error) {
+      if (!(error instanceof InputStop)) throw error
+      stopped = error.message
     }
     const seconds = (Date.now() - started) / 1000
-    return { ...counts, seconds, rowsPerSecond: (counts.loaded + counts.present + counts.rejected) / seconds, limits, ...sender.statistics }
+    return {
+      ...counts,
+      seconds,
+      rowsPerSecond: (counts.loaded + counts.present + counts.rejected) / seconds,
+      limits,
+      ...sender.statistics,
+      ...(stopped ? { stopped } : {}),
+    }
   } finally {
     progress.stop()
     checkpoint.close()
@@ -114,14 +134,15 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   const source = identity.checkpointSource
   // `--key` names input columns or properties; the key is made from the mapped body's properties.
   const keyProperties = plan.key?.map((name) => plan.columns[name] ?? name)
-  let input: Input & { orphans?(): InputRow[] }
+  const limits = options.inputLimits ?? DEFAULT_LIMITS
+  let input: Input & { loose?(): Iterable<LooseLine> }
   if (plan.lines) {
     if (!plan.join) throw new Error(`${plan.path}: a lines file needs the column that joins it to the headers ("join", --join)`)
     const tablePart = plan.tablePart ?? [...shape.tableParts.keys()][0]
     if (!tablePart || !shape.tableParts.has(tablePart)) throw new Error(`${plan.set} has no table part ${tablePart ?? ''}`)
-    input = joinedInput(openInput(plan.path, 'csv'), openInput(plan.lines, 'csv'), plan.join, tablePart)
+    input = joinedInput(openInput(plan.path, 'csv', limits), plan.lines, plan.join, tablePart, limits, (row) => answered(row))
   } else {
-    input = openInput(plan.path, formatOf(plan.path, plan.format))
+    input = openInput(plan.path, formatOf(plan.path, plan.format), limits)
   }
   const mapper = new RowMapper(shape, { columns: plan.columns, constants: plan.constants }, state.resolver)
   const file = plan.path === '-' ? 'stdin' : basename(plan.path)
@@ -138,8 +159,11 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       fraction: input.size ? Math.min(1, doneOffset / input.size) : undefined,
     })
 
+  const answered = (row: number) => identity.resumable && checkpoint.done(source, row)
+  const lines = new Map<number, number>()
   const reject = (row: number, record: unknown, status: number, code: string, message: string) => {
-    rejects.write({ source: identity.name, row, record, status, code, message })
+    rejects.write({ source: identity.name, row, line: lines.get(row), record, status, code, message })
+    lines.delete(row)
     counts.rejected++
   }
   const context: DeliveryContext = {
@@ -185,58 +209,75 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   const bytesPerSet = state.limits.maxBytes * 0.8
   let pending: PendingRow[] = []
   let pendingBytes = 0
-  for await (const { row, record, offset, unreadable } of input.rows()) {
-    counts.rows++
-    if (identity.resumable && checkpoint.done(source, row)) {
-      doneOffset = Math.max(doneOffset, offset)
-      counts.resumed++
-      continue
+  // Where the input cannot be read on (a stray quote on stdin): everything before it is delivered, then the
+  // load stops with its summary and the reason.
+  let stopped: InputStop | undefined
+  try {
+    for await (const { row, line, record, offset, unreadable } of input.rows()) {
+      counts.rows++
+      if (answered(row)) {
+        doneOffset = Math.max(doneOffset, offset)
+        counts.resumed++
+        continue
+      }
+      if (unreadable) {
+        doneOffset = Math.max(doneOffset, offset)
+        lines.set(row, line)
+        reject(row, record, 0, unreadable.code, unreadable.message)
+        checkpoint.markDone(source, [row])
+        continue
+      }
+      let body: Record<string, unknown>
+      try {
+        body = await mapper.map(record)
+        if (keyed && body.Ref_Key === undefined) body.Ref_Key = rowKey(plan.set, body, keyProperties)
+      } catch (error) {
+        if (!(error instanceof RowError)) throw error
+        doneOffset = Math.max(doneOffset, offset)
+        lines.set(row, line)
+        reject(row, record, 0, error.code, error.message)
+        checkpoint.markDone(source, [row])
+        continue
+      }
+      const size = JSON.stringify(body).length + 300
+      if (pending.length > 0 && (pending.length >= rowsPerSet() || pendingBytes + size > bytesPerSet)) {
+        await dispatch(pending)
+        pending = []
+        pendingBytes = 0
+      }
+      pending.push({
+        row,
+        record,
+        body,
+        offset,
+        uncertain: identity.resumable ? checkpoint.uncertain(source, row) : checkpoint.wasSent(source, row),
+      })
+      pendingBytes += size
     }
-    if (unreadable) {
-      doneOffset = Math.max(doneOffset, offset)
-      reject(row, record, 0, 'UnreadableRow', unreadable)
-      checkpoint.markDone(source, [row])
-      continue
-    }
-    let body: Record<string, unknown>
-    try {
-      body = await mapper.map(record)
-      if (keyed && body.Ref_Key === undefined) body.Ref_Key = rowKey(plan.set, body, keyProperties)
-    } catch (error) {
-      if (!(error instanceof RowError)) throw error
-      doneOffset = Math.max(doneOffset, offset)
-      reject(row, record, 0, error.code, error.message)
-      checkpoint.markDone(source, [row])
-      continue
-    }
-    const size = JSON.stringify(body).length + 300
-    if (pending.length > 0 && (pending.length >= rowsPerSet() || pendingBytes + size > bytesPerSet)) {
-      await dispatch(pending)
-      pending = []
-      pendingBytes = 0
-    }
-    pending.push({
-      row,
-      record,
-      body,
-      offset,
-      uncertain: identity.resumable ? checkpoint.uncertain(source, row) : checkpoint.wasSent(source, row),
-    })
-    pendingBytes += size
+  } catch (error) {
+    if (!(error instanceof InputStop)) throw error
+    stopped = error
   }
   if (pending.length > 0) await dispatch(pending)
   await Promise.all(inFlight)
   if (failure) throw failure
+  if (stopped) throw stopped
   if (input.size) doneOffset = input.size
-  for (const orphan of input.orphans?.() ?? []) {
-    // Orphan lines have no row of their own in the checkpoint: they are reported once, when the file is done.
-    reject(
-      orphan.row,
-      orphan.record,
-      0,
-      'OrphanLine',
-      `no header row has ${plan.join} = ${String(orphan.record[plan.join!] ?? '')} at this place (lines must follow the order of the headers)`,
-    )
+  for (const loose of input.loose?.() ?? []) {
+    // Lines no document took have no row of their own in the checkpoint: they are reported once, when the
+    // file is done (and again by a rerun).
+    rejects.write({
+      source: `${identity.name}:lines`,
+      row: loose.row,
+      line: loose.line,
+      record: loose.raw,
+      status: 0,
+      code: loose.problem?.code ?? 'OrphanLine',
+      message:
+        loose.problem?.message ??
+        `line ${loose.line} of the lines file: no header row has ${plan.join} = ${loose.joinValue ?? ''}, so no document takes it`,
+    })
+    counts.rejected++
   }
   report()
 }
