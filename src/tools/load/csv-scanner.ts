@@ -112,8 +112,15 @@ export class CsvScanner {
   }
 
   next(eof: boolean): ScanStep {
-    if (this.base === 0 && this.pos === 0 && this.buf.length >= 3 && this.buf[0] === 0xef && this.buf[1] === 0xbb && this.buf[2] === 0xbf)
-      this.startRecord(3)
+    if (this.base === 0 && this.pos === 0) {
+      // A byte order mark at the start of the input is no part of the first column's name.
+      const bom = [0xef, 0xbb, 0xbf]
+      const prefix = Math.min(3, this.buf.length)
+      if (bom.slice(0, prefix).every((byte, k) => this.buf[k] === byte)) {
+        if (prefix < 3 && !eof) return { kind: 'more' }
+        if (prefix === 3) this.startRecord(3)
+      }
+    }
     const delimiter = this.delimiter
     let b = this.buf
     let i = this.pos
@@ -297,7 +304,8 @@ export class CsvScanner {
         message: `line ${this.recordLine}: ${this.fieldCount} fields where the header has ${this.expectedFields}`,
       }
     if (!this.cut && end - this.recordStart > this.limits.maxRecordBytes) {
-      this.problem ??= this.tooLong()
+      // As when the record is cut while it is read: the record's length is the problem named.
+      if (!this.problem || this.problem.code === 'FieldTooLong') this.problem = this.tooLong()
       this.cut = Buffer.from(this.buf.subarray(this.recordStart, this.recordStart + EXCERPT_BYTES))
     }
     if (this.problem && this.resyncAt !== undefined && this.problem.code !== 'FieldTooLong') return this.reread()
