@@ -37,8 +37,13 @@ export interface InputIdentity {
   readonly resumable: boolean
 }
 
+/** How the reject file and the summary name an input. */
+export function identityName(plan: { readonly set: string; readonly path: string; readonly lines?: string }): string {
+  return `${plan.set}:${plan.path === '-' ? 'stdin' : basename(plan.path)}${plan.lines ? `+${basename(plan.lines)}` : ''}`
+}
+
 export function inputIdentity(set: string, path: string, lines?: string): InputIdentity {
-  const name = `${set}:${path === '-' ? 'stdin' : basename(path)}${lines ? `+${basename(lines)}` : ''}`
+  const name = identityName({ set, path, lines })
   if (path === '-') return { name, checkpointSource: name, resumable: false }
   const marks = [fileMark(path), ...(lines ? [fileMark(lines)] : [])]
   return { name, checkpointSource: `${name}@${marks.join('+')}`, resumable: true }

@@ -15,6 +15,7 @@ import { keyList, readMappingFile, type FilePlan } from './load-plan.js'
 import { DEFAULT_LIMITS } from './input-limits.js'
 import { formatOf } from './input-rows.js'
 import { checkReadable, checkWritable, InputError } from './input-source.js'
+import { summaryText } from './load-summary.js'
 import { runLoad } from './run-load.js'
 
 export const LOAD_USAGE = `odata-registers load [FILE…] [--mapping FILE] --url ROOT [--token T | --user NAME:PASSWORD] [--header 'N: v']
@@ -29,6 +30,7 @@ export const LOAD_USAGE = `odata-registers load [FILE…] [--mapping FILE] --url
   --concurrency N        change sets in flight (4)
   --rows-per-change-set N          fewer rows per change set than the service's limit allows
   --checkpoint FILE      (the first input + .checkpoint)   --rejects FILE (the first input + .rejects.ndjson)
+  --json                 the summary as a JSON line on a terminal too (it is one when stdout is not a terminal)
   --retry-for SECONDS    how long to wait for a service that does not answer (120)
   --max-record-bytes N   the longest line or record read; a longer one is a reject (4194304)
   --max-field-bytes N    the longest field; a longer one makes its row a reject (1048576)`
@@ -58,7 +60,7 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
       'max-record-bytes',
       'max-field-bytes',
     ],
-    flags: ['post', 'help'],
+    flags: ['post', 'help', 'json'],
   })
   if (a.flag('help')) {
     console.log(LOAD_USAGE)
@@ -138,12 +140,9 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
       retryForSeconds: a.number('retry-for', 120),
       terminal: Boolean(process.stderr.isTTY),
     })
-    console.log(JSON.stringify({ event: 'summary', ...summary }))
-    if (process.stderr.isTTY) {
-      console.error(
-        `loaded ${summary.loaded}, already present ${summary.present}, rejected ${summary.rejected}, resumed past ${summary.resumed} (${Math.round(summary.rowsPerSecond)} rows/s)`,
-      )
-    }
+    // A person at a terminal reads text; a pipeline (or --json) reads the JSON line.
+    if (process.stdout.isTTY && !a.flag('json')) console.log(summaryText(summary))
+    else console.log(JSON.stringify({ event: 'summary', ...summary }))
     if (summary.stopped) {
       console.error(`odata-registers load stopped: ${summary.stopped}`)
       return 1

@@ -26,7 +26,8 @@ import { RejectFile } from './reject-file.js'
 import { rowKey } from './row-key.js'
 import { RowError } from './row-error.js'
 import { RowMapper } from './row-mapper.js'
-import { inputIdentity } from './input-fingerprint.js'
+import { identityName, inputIdentity } from './input-fingerprint.js'
+import { inputSummary, tablePartRows, type InputSummary } from './load-summary.js'
 import { basename } from 'node:path'
 import { readServiceMetadata } from './service-metadata.js'
 import { readBatchLimits, type BatchLimits } from './service-limits.js'
@@ -62,6 +63,12 @@ export interface LoadSummary {
   throttled: number
   unavailable: number
   connectionFailures: number
+  /** Lines of a lines file that no document took, or whose document cannot be told (in the reject file). */
+  linesRejected: number
+  /** Per input, in its own unit. */
+  inputs: InputSummary[]
+  checkpoint: string
+  rejects: string
   /** Why the load stopped before the end of an input (everything before that place has its outcome). */
   stopped?: string
 }
@@ -82,12 +89,15 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
     const limits = await readBatchLimits(client)
     const sender = new BatchSender(client, options.retryForSeconds)
     const resolver = new ReferenceResolver(client)
-    const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0 }
+    const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0, linesRejected: 0 }
+    const inputs: InputSummary[] = []
     let stopped: string | undefined
     try {
       for (const plan of options.files) {
         resolver.forget()
-        await loadFile(plan, { client, checkpoint, rejects, progress, sender, resolver, limits, counts, options, metadata })
+        const input = inputSummary(plan, identityName(plan))
+        inputs.push(input)
+        await loadFile(plan, { client, checkpoint, rejects, progress, sender, resolver, limits, counts, input, options, metadata })
       }
     } catch (error) {
       if (!(error instanceof InputStop)) throw error
@@ -100,6 +110,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
       rowsPerSecond: (counts.loaded + counts.present + counts.rejected) / seconds,
       limits,
       ...sender.statistics,
+      inputs,
+      checkpoint: options.checkpointPath,
+      rejects: options.rejectPath,
       ...(stopped ? { stopped } : {}),
     }
   } finally {
@@ -118,13 +131,15 @@ interface LoadState {
   readonly sender: BatchSender
   readonly resolver: ReferenceResolver
   readonly limits: BatchLimits
-  readonly counts: { rows: number; loaded: number; present: number; rejected: number; resumed: number }
+  readonly counts: { rows: number; loaded: number; present: number; rejected: number; resumed: number; linesRejected: number }
+  /** This input's own counts. */
+  readonly input: InputSummary
   readonly options: LoadOptions
   readonly metadata: Awaited<ReturnType<typeof readServiceMetadata>>
 }
 
 async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
-  const { checkpoint, rejects, counts, options } = state
+  const { checkpoint, rejects, counts, options, input: mine } = state
   const shape = state.metadata.sets.get(plan.set)
   if (!shape) throw new Error(`the service has no entity set ${plan.set}`)
   const keyed = shape.key.length === 1 && shape.key[0] === 'Ref_Key'
@@ -165,6 +180,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
     rejects.write({ source: identity.name, row, line: lines.get(row), record, status, code, message })
     lines.delete(row)
     counts.rejected++
+    mine.rejected++
   }
   const context: DeliveryContext = {
     client: state.client,
@@ -179,7 +195,11 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       for (const row of rows) {
         doneOffset = Math.max(doneOffset, row.offset)
         if (outcome.kind === 'rejected') reject(row.row, row.record, outcome.status, outcome.code, outcome.message)
-        else counts[outcome.kind]++
+        else {
+          counts[outcome.kind]++
+          mine[outcome.kind]++
+          if (outcome.kind === 'loaded') mine.linesLoaded += tablePartRows(row.body, shape)
+        }
       }
       // After the reject file: a crash between the two writes repeats a rejection, never loses one.
       checkpoint.markDone(
@@ -218,6 +238,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       if (answered(row)) {
         doneOffset = Math.max(doneOffset, offset)
         counts.resumed++
+        mine.resumed++
         continue
       }
       if (unreadable) {
@@ -277,7 +298,8 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
         loose.problem?.message ??
         `line ${loose.line} of the lines file: no header row has ${plan.join} = ${loose.joinValue ?? ''}, so no document takes it`,
     })
-    counts.rejected++
+    counts.linesRejected++
+    mine.linesRejected++
   }
   report()
 }
