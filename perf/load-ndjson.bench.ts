@@ -253,7 +253,11 @@ try {
       baseline,
       baselineName,
       target: log === 'off' ? 0.5 : undefined,
-      extra: { loaderMemoryEarlyMB: Math.round(loaded.early), loaderMemoryPeakMB: Math.round(loaded.peak), batches: loaded.summary.batches },
+      extra: {
+        loaderMemoryEarlyMB: Math.round(loaded.early),
+        loaderMemoryPeakMB: Math.round(loaded.peak),
+        batches: loaded.summary.batches,
+      },
     })
     console.log(
       `  request log ${log}: the loader used ${Math.round(loaded.cpuShare * 100)}% of a core; memory ${Math.round(loaded.early)} MB in the first fifth of the load, ${Math.round(loaded.peak)} MB at its peak (input ${DOCUMENTS * ROWS} rows)`,

@@ -204,7 +204,13 @@ t.test('damaged CSV and NDJSON inputs: every document in the database once and w
           movements: d.lines.length,
         }
         const { line_count, ...row } = rows[0]!
-        const found = { copies: rows.length, ...row, quantity: Number(row.quantity), lines: Number(line_count), movements: Number(row.movements) }
+        const found = {
+          copies: rows.length,
+          ...row,
+          quantity: Number(row.quantity),
+          lines: Number(line_count),
+          movements: Number(row.movements),
+        }
         if (JSON.stringify(found) !== JSON.stringify({ ...found, ...expected }))
           t.same(found, { ...found, ...expected }, `seed ${seed}: ${d.number} once and whole`)
         else whole++

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import type { LoadSummary } from '../../src/tools/load/run-load.js'
-import { count, dir, exitedCleanly, file, loadCatalogs } from '../support/load-fixtures.js'
+import { count, dir, exitedCleanly, file, loadCatalogs, loadFlags, PRODUCT_FLAGS } from '../support/load-fixtures.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { startTestService } from '../support/test-service.js'
 import { mulberry32 } from '../support/seeded-random.js'
@@ -76,26 +76,7 @@ t.test('CSV rows with too few or too many fields, invalid UTF-8 and NUL are reje
       Buffer.from(',A-4\nF5,Nul\u0000,A-5\nF6,Washer,A-6\n'),
     ]),
   )
-  const run = await runCli([
-    'load',
-    input,
-    '--set',
-    'Catalog_Products',
-    '--map',
-    'code=Code',
-    '--map',
-    'name=Description',
-    '--map',
-    'article=Article',
-    '--url',
-    root,
-    '--token',
-    'bench-token',
-    '--rejects',
-    rejects,
-    '--checkpoint',
-    join(dir, 'hostile-fields.checkpoint'),
-  ]).done
+  const run = await runCli(['load', input, ...PRODUCT_FLAGS, ...loadFlags(root, 'hostile-fields')]).done
   exitedCleanly(t, run)
   t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 2, rejected: 4 })
   const found = rejectsIn(rejects).map((r) => ({ row: r.row, line: r.line, code: r.code, message: r.message }))
@@ -116,28 +97,7 @@ t.test('an unclosed quote among 20 rows: that row a reject naming its line, the 
   const root = `http://127.0.0.1:${service.port}/api/v4/`
   const rows = Array.from({ length: 20 }, (_, i) => (i === 9 ? `Q${i + 1},"Cut quote,A` : `Q${i + 1},Item ${i + 1},A`))
   const text = `code,name,article\n${rows.join('\n')}\n`
-  const args = (input: string, name: string) => [
-    'load',
-    input,
-    '--input-format',
-    'csv',
-    '--set',
-    'Catalog_Products',
-    '--map',
-    'code=Code',
-    '--map',
-    'name=Description',
-    '--map',
-    'article=Article',
-    '--url',
-    root,
-    '--token',
-    'bench-token',
-    '--rejects',
-    join(dir, `${name}.rejects`),
-    '--checkpoint',
-    join(dir, `${name}.checkpoint`),
-  ]
+  const args = (input: string, name: string) => ['load', input, '--input-format', 'csv', ...PRODUCT_FLAGS, ...loadFlags(root, name)]
   const fromFile = await runCli(args(file('hostile-quote.csv', text), 'hostile-quote')).done
   exitedCleanly(t, fromFile)
   t.match(summaryOf<LoadSummary>(fromFile.stdout), { loaded: 19, rejected: 1 })

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import type { LoadSummary } from '../../src/tools/load/run-load.js'
-import { count, dir, exitedCleanly, loadCatalogs, ndjson, receipt } from '../support/load-fixtures.js'
+import { count, dir, exitedCleanly, loadCatalogs, loadFlags, ndjson, PRODUCT_FLAGS, receipt } from '../support/load-fixtures.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { startTestService } from '../support/test-service.js'
 
@@ -23,26 +23,12 @@ t.test('two different files of the same name both load whole; the first again is
   writeFileSync(join(monday, 'receipts.ndjson'), receipts(['M1', 'M2', 'M3']))
   writeFileSync(join(tuesday, 'receipts.ndjson'), receipts(['T1', 'T2']))
   const load = (path: string, checkpoint: string) =>
-    runCli([
-      'load',
-      path,
-      '--set',
-      'Document_GoodsReceipt',
-      '--post',
-      '--url',
-      root,
-      '--token',
-      'bench-token',
-      '--checkpoint',
-      join(dir, checkpoint),
-      '--rejects',
-      join(dir, `${checkpoint}.rejects`),
-    ]).done
-  const first = await load(join(monday, 'receipts.ndjson'), 'identity-shared.checkpoint')
+    runCli(['load', path, '--set', 'Document_GoodsReceipt', '--post', ...loadFlags(root, checkpoint)]).done
+  const first = await load(join(monday, 'receipts.ndjson'), 'identity-shared')
   exitedCleanly(t, first)
   t.match(summaryOf<LoadSummary>(first.stdout), { loaded: 3, present: 0, rejected: 0 })
   // Another day's file of the same name, even with the same checkpoint file: another input.
-  const second = await load(join(tuesday, 'receipts.ndjson'), 'identity-shared.checkpoint')
+  const second = await load(join(tuesday, 'receipts.ndjson'), 'identity-shared')
   exitedCleanly(t, second)
   t.match(summaryOf<LoadSummary>(second.stdout), { loaded: 2, present: 0, resumed: 0, rejected: 0 })
   const pool = service.database.pool
@@ -50,14 +36,14 @@ t.test('two different files of the same name both load whole; the first again is
   t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt__Goods'), 5)
 
   // Monday's rows once more, without a checkpoint: recognised by Number and Date, present because they are there.
-  const again = await load(join(monday, 'receipts.ndjson'), 'identity-fresh.checkpoint')
+  const again = await load(join(monday, 'receipts.ndjson'), 'identity-fresh')
   exitedCleanly(t, again)
   t.match(summaryOf<LoadSummary>(again.stdout), { loaded: 0, present: 3, rejected: 0 })
   t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt'), 5, 'nothing twice')
 
   // Monday's file changed in place (one row more): its checkpoint no longer covers it; the old rows are present.
   writeFileSync(join(monday, 'receipts.ndjson'), receipts(['M1', 'M2', 'M3', 'M4']))
-  const grown = await load(join(monday, 'receipts.ndjson'), 'identity-shared.checkpoint')
+  const grown = await load(join(monday, 'receipts.ndjson'), 'identity-shared')
   exitedCleanly(t, grown)
   t.match(summaryOf<LoadSummary>(grown.stdout), { loaded: 1, present: 3, resumed: 0 })
   t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsReceipt WHERE Number = 'M4' AND Posted = 1"), 1)
@@ -69,26 +55,7 @@ t.test('stdin twice with different rows loads both; the same rows a third time a
   const root = `http://127.0.0.1:${service.port}/api/v4/`
   await loadCatalogs(root)
   const load = (text: string) =>
-    runCli(
-      [
-        'load',
-        '-',
-        '--input-format',
-        'ndjson',
-        '--set',
-        'Document_GoodsReceipt',
-        '--url',
-        root,
-        '--token',
-        'bench-token',
-        '--checkpoint',
-        join(dir, 'identity-stdin.checkpoint'),
-        '--rejects',
-        join(dir, 'identity-stdin.rejects'),
-      ],
-      {},
-      text,
-    ).done
+    runCli(['load', '-', '--input-format', 'ndjson', '--set', 'Document_GoodsReceipt', ...loadFlags(root, 'identity-stdin')], {}, text).done
   const a = await load(receipts(['A1', 'A2']))
   exitedCleanly(t, a)
   t.match(summaryOf<LoadSummary>(a.stdout), { loaded: 2, present: 0 })
@@ -109,30 +76,8 @@ t.test('--key names the columns that identify an object; a row without them is a
   const root = `http://127.0.0.1:${service.port}/api/v4/`
   const path = join(dir, 'identity-key.csv')
   writeFileSync(path, 'code,name,article\nK1,Bolt,A-1\nK2,Nut,\nK3,Washer,A-1\n')
-  const load = (checkpoint: string) =>
-    runCli([
-      'load',
-      path,
-      '--set',
-      'Catalog_Products',
-      '--map',
-      'code=Code',
-      '--map',
-      'name=Description',
-      '--map',
-      'article=Article',
-      '--key',
-      'article',
-      '--url',
-      root,
-      '--token',
-      'bench-token',
-      '--checkpoint',
-      join(dir, checkpoint),
-      '--rejects',
-      join(dir, `${checkpoint}.rejects`),
-    ]).done
-  const run = await load('identity-key.checkpoint')
+  const load = (checkpoint: string) => runCli(['load', path, ...PRODUCT_FLAGS, '--key', 'article', ...loadFlags(root, checkpoint)]).done
+  const run = await load('identity-key')
   exitedCleanly(t, run)
   // K3 has K1's article: the same object by --key, and K1 is in the database.
   t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 1, present: 1, rejected: 1 })

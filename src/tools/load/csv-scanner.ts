@@ -141,17 +141,8 @@ export class CsvScanner {
           }
           continue
         case State.Unquoted:
-          if (c === delimiter) {
-            this.endField(i, false)
-            i++
-            this.beginField(i)
-            continue
-          }
-          if (c === LF) {
-            this.endField(i, false)
-            i++
-            this.line++
-            const step = this.endRecord(i)
+          if (c === delimiter || c === LF) {
+            const step = this.separator(i, c === LF, false)
             if (step) return step
             b = this.buf
             i = this.pos
@@ -182,17 +173,8 @@ export class CsvScanner {
           this.state = State.AfterQuoted
           continue
         case State.AfterQuoted:
-          if (c === delimiter) {
-            this.endField(i, true)
-            i++
-            this.beginField(i)
-            continue
-          }
-          if (c === LF) {
-            this.endField(i, true)
-            i++
-            this.line++
-            const step = this.endRecord(i)
+          if (c === delimiter || c === LF) {
+            const step = this.separator(i, c === LF, true)
             if (step) return step
             b = this.buf
             i = this.pos
@@ -247,6 +229,18 @@ export class CsvScanner {
       if (c !== SPACE && c !== TAB && c !== CR && c !== LF) return false
     }
     return true
+  }
+
+  /** A delimiter or line break at `at` ends the field, a line break the record too; scanning goes on at `pos`. */
+  private separator(at: number, lineBreak: boolean, quoted: boolean): ScanStep | undefined {
+    this.endField(at, quoted)
+    if (!lineBreak) {
+      this.beginField(at + 1)
+      this.pos = at + 1
+      return undefined
+    }
+    this.line++
+    return this.endRecord(at + 1)
   }
 
   private beginField(at: number): void {
