@@ -131,6 +131,10 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
       .find((l) => l.includes('"row":5') && l.includes('receipts'))!,
   )
   t.equal(rejected.record.Number, 'R5-TOO-LONG-NUMBER', 'the reject file has the row as read')
+  const badLine = readFileSync(`${mapping}.rejects.ndjson`, 'utf8')
+    .split('\n')
+    .find((l) => l.includes('Document_GoodsSale') && l.includes('InvalidValue'))!
+  t.match(JSON.parse(badLine).message, /Quantity.*its line 4 in the lines file/, 'a bad line names its line in the lines file')
   t.match(rejected.message, /Number/)
 
   const pool = service.database.pool

@@ -2,13 +2,16 @@
 // what tells this content from another file's of the same name — its size, its modification time and a hash
 // of its first megabyte. A rerun of the same file resumes past the rows its checkpoint has; another day's
 // file of the same name is another input, whose rows are looked at afresh (and found `present` by their
-// keys when they are in the service). Stdin has no such mark: its rows are never skipped by number, only
-// looked up by key where an earlier run sent them.
+// keys when they are in the service). Stdin is known by a hash of its first 64 KiB (read ahead): its rows are
+// never skipped by number, since what follows may differ, but rows that an earlier run of the same start
+// sent are looked up by key first; another stdin's rows go out on the fast path.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { basename } from 'node:path'
+import { stdinHead } from './input-source.js'
 
 const HEAD_BYTES = 1024 * 1024
+const STDIN_HEAD_BYTES = 64 * 1024
 
 function fileMark(path: string): string {
   const fd = openSync(path, 'r')
@@ -33,7 +36,7 @@ export interface InputIdentity {
   readonly name: string
   /** How the checkpoint knows its rows: the name and the content's mark. */
   readonly checkpointSource: string
-  /** Rows the checkpoint has as answered may be skipped (a file); stdin's never are. */
+  /** Rows the checkpoint has as answered may be skipped (a file); stdin's never are, only looked up. */
   readonly resumable: boolean
 }
 
@@ -42,9 +45,15 @@ export function identityName(plan: { readonly set: string; readonly path: string
   return `${plan.set}:${plan.path === '-' ? 'stdin' : basename(plan.path)}${plan.lines ? `+${basename(plan.lines)}` : ''}`
 }
 
-export function inputIdentity(set: string, path: string, lines?: string): InputIdentity {
+export async function inputIdentity(set: string, path: string, lines?: string): Promise<InputIdentity> {
   const name = identityName({ set, path, lines })
-  if (path === '-') return { name, checkpointSource: name, resumable: false }
+  if (path === '-') {
+    const head = createHash('sha1')
+      .update(await stdinHead(STDIN_HEAD_BYTES))
+      .digest('hex')
+      .slice(0, 16)
+    return { name, checkpointSource: `${name}@${head}${lines ? `+${fileMark(lines)}` : ''}`, resumable: false }
+  }
   const marks = [fileMark(path), ...(lines ? [fileMark(lines)] : [])]
   return { name, checkpointSource: `${name}@${marks.join('+')}`, resumable: true }
 }

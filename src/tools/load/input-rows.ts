@@ -19,6 +19,8 @@ export interface InputRow {
   readonly record: Record<string, unknown>
   /** Bytes of the input up to the end of this row (the progress's share of the input done). */
   readonly offset: number
+  /** The lines file's line of each table part row, for a document joined from two files. */
+  readonly tablePartLines?: readonly number[]
   /** Set when the row cannot be read (it is rejected, the load goes on). */
   readonly unreadable?: ReadProblem
 }

@@ -42,11 +42,45 @@ export function fileSize(path: string): number | undefined {
   return stat.isFile() ? stat.size : undefined
 }
 
+/** Stdin's first bytes, read ahead by `stdinHead` and handed out first by `readBytes`. */
+let stdinStart: { chunks: Buffer[]; rest: AsyncIterator<Buffer> } | undefined
+
+/** Reads stdin's first `bytes` (or all of it, when shorter) ahead, for its mark (input-fingerprint.ts). */
+export async function stdinHead(bytes: number): Promise<Buffer> {
+  if (!stdinStart) {
+    const rest = (process.stdin as AsyncIterable<Buffer>)[Symbol.asyncIterator]()
+    const chunks: Buffer[] = []
+    let size = 0
+    while (size < bytes) {
+      const next = await rest.next()
+      if (next.done) break
+      chunks.push(next.value)
+      size += next.value.length
+    }
+    stdinStart = { chunks, rest }
+  }
+  return Buffer.concat(stdinStart.chunks).subarray(0, bytes)
+}
+
+async function* stdinBytes(): AsyncIterable<Buffer> {
+  if (!stdinStart) {
+    yield* process.stdin as AsyncIterable<Buffer>
+    return
+  }
+  const { chunks, rest } = stdinStart
+  yield* chunks
+  for (;;) {
+    const next = await rest.next()
+    if (next.done) return
+    yield next.value
+  }
+}
+
 /** The input's bytes from `offset` on; stdin only from its start. */
 export function readBytes(path: string, offset = 0): AsyncIterable<Buffer> {
   if (path === '-') {
     if (offset !== 0) throw new InputStop('stdin cannot be read again from an earlier place')
-    return process.stdin
+    return stdinBytes()
   }
   return createReadStream(path, { start: offset, highWaterMark: 256 * 1024 })
 }

@@ -52,7 +52,7 @@ export function joinedInput(
               record,
               unreadable: { code: bad.problem!.code, message: `its line ${bad.line} in the lines file: ${bad.problem!.message}` },
             }
-          else yield { ...header, record }
+          else yield { ...header, record, tablePartLines: lines.map((l) => l.line) }
         }
       } finally {
         index.close()

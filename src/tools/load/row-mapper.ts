@@ -37,7 +37,13 @@ export class RowMapper {
         if (!Array.isArray(rows)) throw new RowError('InvalidValue', `${path}${name} must be an array of rows`)
         body[name] = await Promise.all(
           rows.map((row, i) =>
-            this.entity(part, rename(row as Record<string, unknown>, this.mapping.columns, `${name}/`), `${path}${name}[${i + 1}]/`),
+            this.entity(part, rename(row as Record<string, unknown>, this.mapping.columns, `${name}/`), `${path}${name}[${i + 1}]/`).catch(
+              (error: unknown) => {
+                // Which table part row failed, so that a lines file can name its line.
+                if (error instanceof RowError) error.tablePartRow ??= i
+                throw error
+              },
+            ),
           ),
         )
         continue

@@ -145,7 +145,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   const keyed = shape.key.length === 1 && shape.key[0] === 'Ref_Key'
   if (plan.post && !plan.set.startsWith('Document_')) throw new Error(`--post: ${plan.set} is not a document set`)
   const target: DeliveryTarget = { set: plan.set, keyed, post: plan.post, format: options.format }
-  const identity = inputIdentity(plan.set, plan.path, plan.lines)
+  const identity = await inputIdentity(plan.set, plan.path, plan.lines)
   const source = identity.checkpointSource
   // `--key` names input columns or properties; the key is made from the mapped body's properties.
   const keyProperties = plan.key?.map((name) => plan.columns[name] ?? name)
@@ -175,10 +175,8 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
     })
 
   const answered = (row: number) => identity.resumable && checkpoint.done(source, row)
-  const lines = new Map<number, number>()
-  const reject = (row: number, record: unknown, status: number, code: string, message: string) => {
-    rejects.write({ source: identity.name, row, line: lines.get(row), record, status, code, message })
-    lines.delete(row)
+  const reject = (row: number, line: number | undefined, record: unknown, status: number, code: string, message: string) => {
+    rejects.write({ source: identity.name, row, line, record, status, code, message })
     counts.rejected++
     mine.rejected++
   }
@@ -194,7 +192,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
     settled: (rows: readonly PendingRow[], outcome: RowOutcome) => {
       for (const row of rows) {
         doneOffset = Math.max(doneOffset, row.offset)
-        if (outcome.kind === 'rejected') reject(row.row, row.record, outcome.status, outcome.code, outcome.message)
+        if (outcome.kind === 'rejected') reject(row.row, row.line, row.record, outcome.status, outcome.code, outcome.message)
         else {
           counts[outcome.kind]++
           mine[outcome.kind]++
@@ -233,7 +231,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   // load stops with its summary and the reason.
   let stopped: InputStop | undefined
   try {
-    for await (const { row, line, record, offset, unreadable } of input.rows()) {
+    for await (const { row, line, record, offset, unreadable, tablePartLines } of input.rows()) {
       counts.rows++
       if (answered(row)) {
         doneOffset = Math.max(doneOffset, offset)
@@ -243,8 +241,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       }
       if (unreadable) {
         doneOffset = Math.max(doneOffset, offset)
-        lines.set(row, line)
-        reject(row, record, 0, unreadable.code, unreadable.message)
+        reject(row, line, record, 0, unreadable.code, unreadable.message)
         checkpoint.markDone(source, [row])
         continue
       }
@@ -255,8 +252,9 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       } catch (error) {
         if (!(error instanceof RowError)) throw error
         doneOffset = Math.max(doneOffset, offset)
-        lines.set(row, line)
-        reject(row, record, 0, error.code, error.message)
+        const partLine = error.tablePartRow === undefined ? undefined : tablePartLines?.[error.tablePartRow]
+        const where = partLine === undefined ? '' : ` (its line ${partLine} in the lines file)`
+        reject(row, line, record, 0, error.code, `${error.message}${where}`)
         checkpoint.markDone(source, [row])
         continue
       }
@@ -268,6 +266,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       }
       pending.push({
         row,
+        line,
         record,
         body,
         offset,
