@@ -3,8 +3,8 @@
 // documents per second. The service is measured twice, each time in a process of its own and with its own
 // documents: with the request log `all` (the demo configuration's setting: a log row per operation) and
 // `off`. The baseline writes the same rows (documents, table parts, movements, totals) straight through
-// mysql2 with multi-row INSERTs, one transaction per 50 documents, 4 connections, in the same run; both
-// ratios are printed (target ≥ 0.5 with the log off). Also reported: the loader's resident memory (sampled
+// mysql2 with multi-row INSERTs, one transaction per 50 documents, 4 connections, right after each loader
+// run; both ratios are printed (target ≥ 0.5 with the log off). Also reported: the loader's resident memory (sampled
 // from /proc), early in the load and at its peak, to show that it streams its input, and its share of a
 // core. Multipart by default (the service's fastest intake; BENCH_LOAD_FORMAT=json for the other), 8 change
 // sets in flight (BENCH_LOAD_CONCURRENCY): on a busy machine the service waits on MySQL's commits, and 8 in
@@ -195,8 +195,8 @@ async function load(
   return { documentsPerSecond: DOCUMENTS / seconds, early, peak: Math.max(...valid.map((s) => s.mb)), summary, cpuShare: cpu / seconds }
 }
 
-/** The same rows through mysql2: multi-row INSERTs, one transaction per 50 documents, totals upserted. */
-async function direct(c: Catalogs): Promise<number> {
+/** The same rows through mysql2 (documents `first + 1` on): multi-row INSERTs, one transaction per 50 documents, totals upserted. */
+async function direct(c: Catalogs, first: number): Promise<number> {
   const write = directDocumentWriter(model)
   const perBatch = 50
   let next = 0
@@ -206,11 +206,11 @@ async function direct(c: Catalogs): Promise<number> {
       const connection = await pool().getConnection()
       try {
         for (;;) {
-          const first = next
+          const from = next
           next += perBatch
-          if (first >= DOCUMENTS) break
+          if (from >= DOCUMENTS) break
           const bodies: Record<string, unknown>[] = []
-          for (let i = first + 1; i <= Math.min(first + perBatch, DOCUMENTS); i++) bodies.push(documentOf(c, 2 * DOCUMENTS + i, 'key'))
+          for (let i = from + 1; i <= Math.min(from + perBatch, DOCUMENTS); i++) bodies.push(documentOf(c, first + i, 'key'))
           await write(connection, bodies)
         }
       } finally {
@@ -238,13 +238,16 @@ const work = mkdtempSync(join(tmpdir(), 'load-bench-'))
 try {
   await freshDatabase()
   const c = await catalogs()
+  // Each loader run is followed by its own baseline, so that a ratio compares two moments of the same load
+  // on a shared machine.
   const logged = await measure(c, work, 'all', 0)
-  const unlogged = await measure(c, work, 'off', 3 * DOCUMENTS)
-  const baseline = await direct(c)
+  const loggedBaseline = await direct(c, DOCUMENTS)
+  const unlogged = await measure(c, work, 'off', 2 * DOCUMENTS)
+  const unloggedBaseline = await direct(c, 3 * DOCUMENTS)
   const baselineName = 'mysql2 multi-row INSERTs of the same rows, 50 documents a transaction, 4 connections'
-  for (const [log, loaded] of [
-    ['all', logged],
-    ['off', unlogged],
+  for (const [log, loaded, baseline] of [
+    ['all', logged, loggedBaseline],
+    ['off', unlogged, unloggedBaseline],
   ] as const) {
     printResult({
       benchmark: `load ndjson (${DOCUMENTS} documents × ${ROWS} rows, posted), request log ${log}`,
