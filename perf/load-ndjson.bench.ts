@@ -1,13 +1,17 @@
 // `odata-registers load` of 100,000 GoodsReceipt documents of 10 rows each from NDJSON (BENCH_LOAD_DOCUMENTS
 // for fewer), posted, into a fresh database, against the service in a process of its own; the figure is
-// table rows per second. The baseline writes the same rows (documents, table parts, movements, totals)
-// straight through mysql2 with multi-row INSERTs, one transaction per 50 documents, 4 connections, in
-// the same run (target ≥ 0.5). Also reported: the loader's resident memory (sampled from /proc), early
-// in the load and at its peak, to show that it streams its input, and its share of a core. Multipart by
-// default (the service's fastest intake; BENCH_LOAD_FORMAT=json for the other), 8 change sets in flight
-// (BENCH_LOAD_CONCURRENCY): on a busy machine the service waits on MySQL's commits, and 8 in flight kept
-// it busier than 4 (ratios of 0.51 against 0.39 in two runs of 5,000 documents).
+// documents per second. The service is measured twice, each time in a process of its own and with its own
+// documents: with the request log `all` (the demo configuration's setting: a log row per operation) and
+// `off`. The baseline writes the same rows (documents, table parts, movements, totals) straight through
+// mysql2 with multi-row INSERTs, one transaction per 50 documents, 4 connections, right after each loader
+// run; both ratios are printed (target ≥ 0.5 with the log off). Also reported: the loader's resident memory (sampled
+// from /proc), early in the load and at its peak, to show that it streams its input, and its share of a
+// core. Multipart by default (the service's fastest intake; BENCH_LOAD_FORMAT=json for the other), 8 change
+// sets in flight (BENCH_LOAD_CONCURRENCY): on a busy machine the service waits on MySQL's commits, and 8 in
+// flight kept it busier than 4 (ratios of 0.51 against 0.39 in two runs of 5,000 documents). The database is
+// BENCH_LOAD_DATABASE_URL, or BENCH_DATABASE_URL's with `_load` added to its name; the port a free one.
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -22,8 +26,20 @@ import { printResult } from './support/report.js'
 
 const DOCUMENTS = Number(process.env.BENCH_LOAD_DOCUMENTS ?? 100_000)
 const ROWS = 10
-const PORT = 18097
-const address = parseDatabaseUrl(process.env.BENCH_LOAD_DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_bench_load')
+const address = (() => {
+  if (process.env.BENCH_LOAD_DATABASE_URL) return parseDatabaseUrl(process.env.BENCH_LOAD_DATABASE_URL)
+  const bench = parseDatabaseUrl(process.env.BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_bench')
+  return { ...bench, database: `${bench.database}_load` }
+})()
+
+/** A port no other process listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
 const model = loadModel('config/demo.json')
 
 /** A fresh database with the demo's catalogs (seed scale 0.1: 100 documents, the catalogs). */
@@ -76,9 +92,10 @@ function documentOf(c: Catalogs, i: number, by: 'code' | 'key'): Record<string, 
   }
 }
 
-async function writeInput(c: Catalogs, path: string): Promise<void> {
+/** The input file of documents `first + 1` to `first + DOCUMENTS`. */
+async function writeInput(c: Catalogs, path: string, first: number): Promise<void> {
   const out = createWriteStream(path)
-  for (let i = 1; i <= DOCUMENTS; i++) {
+  for (let i = first + 1; i <= first + DOCUMENTS; i++) {
     if (!out.write(`${JSON.stringify(documentOf(c, i, 'code'))}\n`))
       await new Promise<void>((resolve) => out.once('drain', () => resolve()))
   }
@@ -103,13 +120,14 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-async function startService(): Promise<() => void> {
+async function startService(port: number, requestLog: 'all' | 'off'): Promise<() => void> {
   const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
     env: {
       ...process.env,
       DATABASE_URL: `mysql://${address.user}${address.password ? `:${address.password}` : ''}@${address.host}:${address.port}/${address.database}`,
-      PORT: String(PORT),
+      PORT: String(port),
       SEED_SCALE: '0.1',
+      REQUEST_LOG_LEVEL: requestLog,
       LOG_LEVEL: 'silent',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -129,7 +147,8 @@ async function startService(): Promise<() => void> {
 async function load(
   input: string,
   work: string,
-): Promise<{ rowsPerSecond: number; early: number; peak: number; summary: Record<string, unknown>; cpuShare: number }> {
+  port: number,
+): Promise<{ documentsPerSecond: number; early: number; peak: number; summary: Record<string, unknown>; cpuShare: number }> {
   const started = process.hrtime.bigint()
   const child = spawn(
     process.execPath,
@@ -141,7 +160,7 @@ async function load(
       'Document_GoodsReceipt',
       '--post',
       '--url',
-      `http://127.0.0.1:${PORT}/api/v4/`,
+      `http://127.0.0.1:${port}/api/v4/`,
       '--token',
       'bench-token',
       '--concurrency',
@@ -149,9 +168,9 @@ async function load(
       '--format',
       process.env.BENCH_LOAD_FORMAT ?? 'multipart',
       '--checkpoint',
-      join(work, 'load.checkpoint'),
+      join(work, `${port}.checkpoint`),
       '--rejects',
-      join(work, 'load.rejects'),
+      join(work, `${port}.rejects`),
     ],
     {
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -173,11 +192,11 @@ async function load(
   if (summary.loaded !== DOCUMENTS) throw new Error(`the load did not load every document: ${JSON.stringify(summary)}`)
   const valid = samples.filter((s) => s.mb > 0)
   const early = Math.max(...valid.filter((s) => s.at <= seconds * 0.2).map((s) => s.mb), 0)
-  return { rowsPerSecond: (DOCUMENTS * ROWS) / seconds, early, peak: Math.max(...valid.map((s) => s.mb)), summary, cpuShare: cpu / seconds }
+  return { documentsPerSecond: DOCUMENTS / seconds, early, peak: Math.max(...valid.map((s) => s.mb)), summary, cpuShare: cpu / seconds }
 }
 
-/** The same rows through mysql2: multi-row INSERTs, one transaction per 50 documents, totals upserted. */
-async function direct(c: Catalogs): Promise<number> {
+/** The same rows through mysql2 (documents `first + 1` on): multi-row INSERTs, one transaction per 50 documents, totals upserted. */
+async function direct(c: Catalogs, first: number): Promise<number> {
   const write = directDocumentWriter(model)
   const perBatch = 50
   let next = 0
@@ -187,11 +206,11 @@ async function direct(c: Catalogs): Promise<number> {
       const connection = await pool().getConnection()
       try {
         for (;;) {
-          const first = next
+          const from = next
           next += perBatch
-          if (first >= DOCUMENTS) break
+          if (from >= DOCUMENTS) break
           const bodies: Record<string, unknown>[] = []
-          for (let i = first + 1; i <= Math.min(first + perBatch, DOCUMENTS); i++) bodies.push(documentOf(c, DOCUMENTS + i, 'key'))
+          for (let i = from + 1; i <= Math.min(from + perBatch, DOCUMENTS); i++) bodies.push(documentOf(c, first + i, 'key'))
           await write(connection, bodies)
         }
       } finally {
@@ -199,33 +218,55 @@ async function direct(c: Catalogs): Promise<number> {
       }
     }),
   )
-  return (DOCUMENTS * ROWS) / (Number(process.hrtime.bigint() - started) / 1e9)
+  return DOCUMENTS / (Number(process.hrtime.bigint() - started) / 1e9)
+}
+
+/** The loader against the service with this request log, on documents of its own (`first + 1` on). */
+async function measure(c: Catalogs, work: string, requestLog: 'all' | 'off', first: number) {
+  const input = join(work, `receipts-${requestLog}.ndjson`)
+  await writeInput(c, input, first)
+  const port = await freePort()
+  const stop = await startService(port, requestLog)
+  try {
+    return await load(input, work, port)
+  } finally {
+    stop()
+  }
 }
 
 const work = mkdtempSync(join(tmpdir(), 'load-bench-'))
-await freshDatabase()
-const c = await catalogs()
-const input = join(work, 'receipts.ndjson')
-await writeInput(c, input)
-const stop = await startService()
 try {
-  const loaded = await load(input, work)
-  const baseline = await direct(c)
-  printResult({
-    benchmark: `load ndjson (${DOCUMENTS} documents × ${ROWS} rows, posted)`,
-    figure: loaded.rowsPerSecond,
-    unit: 'rows/s',
-    baseline,
-    baselineName: 'mysql2 multi-row INSERTs, 50 documents a transaction, 4 connections',
-    target: 0.5,
-    extra: { loaderMemoryEarlyMB: Math.round(loaded.early), loaderMemoryPeakMB: Math.round(loaded.peak), batches: loaded.summary.batches },
-  })
-  console.log(`  the loader used ${Math.round(loaded.cpuShare * 100)}% of a core`)
-  console.log(
-    `  loader memory: ${Math.round(loaded.early)} MB in the first fifth of the load, ${Math.round(loaded.peak)} MB at its peak (input ${DOCUMENTS * ROWS} rows)`,
-  )
+  await freshDatabase()
+  const c = await catalogs()
+  // Each loader run is followed by its own baseline, so that a ratio compares two moments of the same load
+  // on a shared machine.
+  const logged = await measure(c, work, 'all', 0)
+  const loggedBaseline = await direct(c, DOCUMENTS)
+  const unlogged = await measure(c, work, 'off', 2 * DOCUMENTS)
+  const unloggedBaseline = await direct(c, 3 * DOCUMENTS)
+  const baselineName = 'mysql2 multi-row INSERTs of the same rows, 50 documents a transaction, 4 connections'
+  for (const [log, loaded, baseline] of [
+    ['all', logged, loggedBaseline],
+    ['off', unlogged, unloggedBaseline],
+  ] as const) {
+    printResult({
+      benchmark: `load ndjson (${DOCUMENTS} documents × ${ROWS} rows, posted), request log ${log}`,
+      figure: loaded.documentsPerSecond,
+      unit: 'documents/s',
+      baseline,
+      baselineName,
+      target: log === 'off' ? 0.5 : undefined,
+      extra: {
+        loaderMemoryEarlyMB: Math.round(loaded.early),
+        loaderMemoryPeakMB: Math.round(loaded.peak),
+        batches: loaded.summary.batches,
+      },
+    })
+    console.log(
+      `  request log ${log}: the loader used ${Math.round(loaded.cpuShare * 100)}% of a core; memory ${Math.round(loaded.early)} MB in the first fifth of the load, ${Math.round(loaded.peak)} MB at its peak (input ${DOCUMENTS * ROWS} rows)`,
+    )
+  }
 } finally {
-  stop()
   await pool().end()
   rmSync(work, { recursive: true, force: true })
 }

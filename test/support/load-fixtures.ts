@@ -16,6 +16,23 @@ export const file = (name: string, text: string) => {
 }
 export const ndjson = (rows: unknown[]) => `${rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n')}\n`
 
+/** The service to load into, and a checkpoint and reject file of the test's own, named after `name`. */
+export function loadFlags(root: string, name: string): string[] {
+  return [
+    '--url',
+    root,
+    '--token',
+    'bench-token',
+    '--checkpoint',
+    join(dir, `${name}.checkpoint`),
+    '--rejects',
+    join(dir, `${name}.rejects`),
+  ]
+}
+
+/** Catalog_Products from a CSV of `code,name,article`. */
+export const PRODUCT_FLAGS = ['--set', 'Catalog_Products', '--map', 'code=Code', '--map', 'name=Description', '--map', 'article=Article']
+
 /** Exit code 0; what the tool wrote on stderr only when not. */
 export function exitedCleanly(t: Test, run: { code: number | null; stderr: string }): void {
   t.equal(run.code, 0, 'the command exits 0')

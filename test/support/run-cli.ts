@@ -8,11 +8,17 @@ export interface CliRun {
   readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>
 }
 
-export function runCli(args: readonly string[], env: Record<string, string> = {}): CliRun {
+/** `stdin`: bytes the command reads on its standard input (none: stdin is closed). */
+export function runCli(args: readonly string[], env: Record<string, string> = {}, stdin?: string | Buffer): CliRun {
   const child = spawn(process.execPath, ['build/src/cli.js', ...args], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   })
+  if (stdin !== undefined) {
+    // A command that stops reading early closes the pipe: not a failure of the test.
+    child.stdin!.on('error', () => {})
+    child.stdin!.end(stdin)
+  }
   let stdout = ''
   let stderr = ''
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))

@@ -3,6 +3,7 @@
 // same load again (resumed from its checkpoint; without it, every keyed row found present), `429` waited
 // out under a low rate rule and a profile's operation limit learnt from its refusal, and the README's
 // example on the demo data. The crash tests are in load-crash.test.ts.
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
@@ -88,21 +89,37 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
   const args = ['load', '--mapping', mapping, '--url', root, '--token', 'bench-token', '--concurrency', '2']
   const first = await runCli(args).done
   exitedCleanly(t, first)
-  const summary = summaryOf(first.stdout)
+  const summary = summaryOf<LoadSummary>(first.stdout)
   const progress = first.stderr
     .split('\n')
     .filter((l) => l.startsWith('{"event":"progress"'))
     .map((l) => JSON.parse(l))
   t.ok(progress.length > 0, 'progress as JSON lines when not on a terminal')
-  t.match(progress.at(-1), { rows: 19, loaded: 14, rejected: 6, fraction: 1 })
+  t.match(progress.at(-1), { rows: 19, loaded: 14, rejected: 5, fraction: 1 })
   // 7 catalog items, 3 receipts, 2 sales, 2 prices loaded; R3, R5, R6, S2 and a price rejected; S9's line an orphan.
-  t.match(summary, { loaded: 14, present: 0, rejected: 6, resumed: 0, limits: { maxOperations: 100, source: 'default' } })
+  t.match(summary, {
+    loaded: 14,
+    present: 0,
+    rejected: 5,
+    linesRejected: 1,
+    resumed: 0,
+    limits: { maxOperations: 100, source: 'default' },
+  })
+  t.match(
+    summary.inputs.find((i) => i.input.startsWith('Document_GoodsSale')),
+    { unit: 'documents', loaded: 2, rejected: 1, linesLoaded: 3, linesRejected: 1 },
+    'documents counted as documents, their lines apart',
+  )
+  t.match(
+    summary.inputs.find((i) => i.input.startsWith('Catalog_Products')),
+    { unit: 'items', loaded: 3 },
+  )
   const expected = [
     { source: 'Document_GoodsReceipt:receipts.ndjson', row: 3, status: 0, code: 'UnknownReference' },
     { source: 'Document_GoodsReceipt:receipts.ndjson', row: 5, status: 400, code: 'InvalidValue' },
     { source: 'Document_GoodsReceipt:receipts.ndjson', row: 6, status: 0, code: 'UnreadableRow' },
     { source: 'Document_GoodsSale:sale-headers.csv+sale-lines.csv', row: 2, status: 0, code: 'InvalidValue' },
-    { source: 'Document_GoodsSale:sale-headers.csv+sale-lines.csv', row: 5, status: 0, code: 'OrphanLine' },
+    { source: 'Document_GoodsSale:sale-headers.csv+sale-lines.csv:lines', row: 5, status: 0, code: 'OrphanLine' },
     { source: 'InformationRegister_Prices:prices.csv', row: 3, status: 400, code: 'InvalidValue' },
   ]
   const sortRejects = (list: { source: string; row: number }[]) =>
@@ -114,6 +131,10 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
       .find((l) => l.includes('"row":5') && l.includes('receipts'))!,
   )
   t.equal(rejected.record.Number, 'R5-TOO-LONG-NUMBER', 'the reject file has the row as read')
+  const badLine = readFileSync(`${mapping}.rejects.ndjson`, 'utf8')
+    .split('\n')
+    .find((l) => l.includes('Document_GoodsSale') && l.includes('InvalidValue'))!
+  t.match(JSON.parse(badLine).message, /Quantity.*its line 4 in the lines file/, 'a bad line names its line in the lines file')
   t.match(rejected.message, /Number/)
 
   const pool = service.database.pool
@@ -152,7 +173,7 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
   exitedCleanly(t, again)
   t.match(
     summaryOf(again.stdout),
-    { loaded: 0, present: 0, rejected: 1, resumed: 19, batches: 0 },
+    { loaded: 0, present: 0, rejected: 0, linesRejected: 1, resumed: 19, batches: 0 },
     'only the orphan line is reported again: it has no row of its own',
   )
   t.equal(rejectsOf(`${mapping}.rejects.ndjson`).length, expected.length + 1)
@@ -168,7 +189,7 @@ t.test('a load of valid and invalid rows: each valid row once, each invalid one 
     'multipart',
   ]).done
   exitedCleanly(t, fresh)
-  t.match(summaryOf(fresh.stdout), { loaded: 2, present: 12, rejected: 6 })
+  t.match(summaryOf(fresh.stdout), { loaded: 2, present: 12, rejected: 5, linesRejected: 1 })
   t.same(await snapshot(), after, 'each row exactly once')
   const { kept, recomputed } = await totalsAndRecomputation(pool)
   t.same(kept, recomputed, 'the totals equal a recomputation')
@@ -240,3 +261,31 @@ t.test("the README's example loads on the demo data: the one bad row rejected, t
   const again = await runCli(args).done
   t.match(summaryOf(again.stdout), { loaded: 0, rejected: 0, resumed: 10 })
 })
+
+t.test('on a terminal the summary is text naming the reject file and the checkpoint; --json keeps the JSON line', async (t) => {
+  const service = await startTestService('tools_load_terminal', { seed: true })
+  t.teardown(() => service.close())
+  const checkpoint = join(dir, 'terminal.checkpoint')
+  const rejects = join(dir, 'terminal.rejects')
+  const command = (extra: string) =>
+    `node build/src/cli.js load --mapping docs/examples/load/load.json --url http://127.0.0.1:${service.port}/api/v4/ --token bench-token --checkpoint ${checkpoint} --rejects ${rejects} ${extra}`
+  // `script` runs the command on a pseudo-terminal, as a person would.
+  const onTerminal = await runCommand('script', ['-qec', command(''), '/dev/null'])
+  t.equal(onTerminal.code, 0)
+  t.notMatch(onTerminal.stdout, /"event":"summary"/, 'no JSON line on a terminal')
+  t.match(onTerminal.stdout, /Document_GoodsReceipt:receipts\.ndjson: 2 documents loaded \(\d+ lines\), 0 already present, 1 rejected/)
+  t.match(onTerminal.stdout, /Catalog_Warehouses:warehouses\.csv: \d+ items loaded/)
+  t.match(onTerminal.stdout, /InformationRegister_Prices:prices\.csv: \d+ records loaded/)
+  t.match(onTerminal.stdout, /rows\/s/)
+  t.match(onTerminal.stdout, `rejects: ${rejects} (1)`)
+  t.match(onTerminal.stdout, `checkpoint: ${checkpoint}`)
+  const json = await runCommand('script', ['-qec', command('--json'), '/dev/null'])
+  t.match(json.stdout, /\{"event":"summary",.*"resumed":10/, '--json: the JSON line on a terminal too')
+})
+
+function runCommand(command: string, args: string[]): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  let stdout = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout })))
+}

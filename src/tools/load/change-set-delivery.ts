@@ -13,6 +13,8 @@ import { allowedOperations, type BatchLimits } from './service-limits.js'
 
 export interface PendingRow {
   readonly row: number
+  /** The line of the input it begins on (for the reject file). */
+  readonly line?: number
   readonly record: unknown
   readonly body: Record<string, unknown>
   /** Bytes of the input up to the end of this row. */

@@ -52,6 +52,11 @@ export class Checkpoint {
     return state.sent.has(row) && !state.done.has(row)
   }
 
+  /** Sent by an earlier run, answered or not (stdin, whose rows are looked up rather than skipped). */
+  wasSent(source: string, row: number): boolean {
+    return this.state(source).sent.has(row)
+  }
+
   markSent(source: string, rows: readonly number[]): void {
     this.write('S', source, rows, this.state(source).sent)
   }

@@ -1,50 +1,61 @@
-// Documents from two CSV files: a header file (one row a document) and a lines file (one row a table
-// part row), joined by a column both have (the document's number, say). The lines are read alongside
-// the headers, so both files stream: the lines of a document must come together and in the order of
-// the headers, as an export writes them. Lines out of that order, or whose document never comes, are
-// rejected as orphans.
+// Documents from two CSV files: a header file (one row a document) and a lines file (one row a table part
+// row), joined by a column both have (the document's number, say). The lines file is indexed by that column
+// first (lines-index.ts), so its lines may come in any order; each document comes out with all of its lines,
+// or, when one of them cannot be read, as a reject naming that line and why (its lines with it): a document
+// is sent whole or not at all. Lines no document takes are handed out at the end (`loose`).
+import type { InputLimits } from './input-limits.js'
 import type { Input, InputRow } from './input-rows.js'
+import { delimiterOf } from './input-rows.js'
+import { InputError } from './input-source.js'
+import { LinesIndex, type LooseLine } from './lines-index.js'
 
-export function joinedInput(headers: Input, lines: Input, join: string, tablePart: string): Input & { orphans(): InputRow[] } {
-  const orphans: InputRow[] = []
+export interface JoinedInput extends Input {
+  /** Lines no document took, once the headers are read. */
+  loose(): Iterable<LooseLine>
+}
+
+export function joinedInput(
+  headers: Input,
+  linesPath: string,
+  join: string,
+  tablePart: string,
+  limits: InputLimits,
+  /** Rows an earlier run answered: their lines are taken without being read. */
+  answered: (row: number) => boolean,
+): JoinedInput {
+  let index: LinesIndex | undefined
   return {
     name: headers.name,
-    size: headers.size !== undefined && lines.size !== undefined ? headers.size + lines.size : undefined,
-    orphans: () => orphans,
-    rows: async function* () {
-      const lineRows = lines.rows()[Symbol.asyncIterator]()
-      let pending: InputRow | undefined
-      let linesEnded = false
-      const next = async () => {
-        if (linesEnded) return undefined
-        const result = await lineRows.next()
-        if (result.done) linesEnded = true
-        return result.done ? undefined : result.value
-      }
-      pending = await next()
-      const seen = new Set<string>()
-      let lastLineOffset: number | undefined
-      for await (const header of headers.rows()) {
-        const key = String(header.record[join] ?? '')
-        seen.add(key)
-        const parts: Record<string, unknown>[] = []
-        // A line of a document already passed came out of order: an orphan. A line of a document not
-        // read yet waits for it (this one has no lines).
-        while (pending && String(pending.record[join] ?? '') !== key && seen.has(String(pending.record[join] ?? ''))) {
-          orphans.push(pending)
-          pending = await next()
+    size: headers.size,
+    loose: () => index?.loose() ?? [],
+    rows: async function* (): AsyncGenerator<InputRow> {
+      index = await LinesIndex.build(linesPath, join, delimiterOf(linesPath), limits)
+      try {
+        for await (const header of headers.rows()) {
+          if (header.unreadable) {
+            yield header
+            continue
+          }
+          const value = header.record[join]
+          if (value === undefined) throw new InputError(`${headers.name}: the headers file has no column ${join} (the join column)`)
+          if (answered(header.row)) {
+            index.take(String(value))
+            yield header
+            continue
+          }
+          const lines = index.linesOf(String(value))
+          const bad = lines.find((l) => l.problem)
+          const record = { ...header.record, [tablePart]: lines.map((l) => l.values ?? l.raw) }
+          if (bad)
+            yield {
+              ...header,
+              record,
+              unreadable: { code: bad.problem!.code, message: `its line ${bad.line} in the lines file: ${bad.problem!.message}` },
+            }
+          else yield { ...header, record, tablePartLines: lines.map((l) => l.line) }
         }
-        while (pending && String(pending.record[join] ?? '') === key) {
-          const { [join]: _omit, ...rest } = pending.record
-          parts.push(rest)
-          lastLineOffset = pending.offset
-          pending = await next()
-        }
-        yield { row: header.row, record: { ...header.record, [tablePart]: parts }, offset: header.offset + (lastLineOffset ?? 0) }
-      }
-      while (pending) {
-        orphans.push(pending)
-        pending = await next()
+      } finally {
+        index.close()
       }
     },
   }

@@ -23,6 +23,8 @@ export interface FilePlan {
   readonly columns: Readonly<Record<string, string>>
   readonly constants: Readonly<Record<string, unknown>>
   readonly post: boolean
+  /** Input columns or properties that name an object (`--key`; docs/loading.md, "Identity"). */
+  readonly key?: readonly string[]
 }
 
 export function readMappingFile(path: string): FilePlan[] {
@@ -44,6 +46,16 @@ export function readMappingFile(path: string): FilePlan[] {
       columns: (entry.columns as Record<string, string>) ?? {},
       constants: (entry.constants as Record<string, unknown>) ?? {},
       post: entry.post === true,
+      key: keyList(entry.key, `${path}: files[${i}].key`),
     }
   })
+}
+
+/** `"Code,Owner"` or `["Code", "Owner"]` as a list of names; undefined when not given. */
+export function keyList(value: unknown, where: string): string[] | undefined {
+  if (value === undefined) return undefined
+  const names = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value.map(String) : undefined
+  const list = names?.map((n) => n.trim()).filter((n) => n !== '')
+  if (!list || list.length === 0) throw new Error(`${where} must name one or more columns (Code,Owner)`)
+  return list
 }

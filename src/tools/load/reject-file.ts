@@ -5,6 +5,8 @@ import { closeSync, openSync, writeSync } from 'node:fs'
 export interface Rejection {
   readonly source: string
   readonly row: number
+  /** The line of the input the row begins on, when known. */
+  readonly line?: number
   readonly record: unknown
   readonly status: number
   readonly code: string

@@ -1,18 +1,10 @@
 // A row as read → the entity body the service takes: columns renamed by the mapping, constants added,
 // text turned into the property's JSON type (CSV has only text), references by Code or key turned into
-// `X_Key`, table part rows mapped the same way, and a created object's `Ref_Key` made from its row
-// (row-key.ts). A row that cannot be mapped is refused here, before anything is sent.
+// `X_Key`, and table part rows mapped the same way. A row that cannot be mapped is refused here, before
+// anything is sent.
 import type { ReferenceResolver } from './reference-resolver.js'
+import { RowError } from './row-error.js'
 import type { EntityShape } from './service-metadata.js'
-
-export class RowError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-  }
-}
 
 export interface RowMapping {
   /** Input column → property (`name` → `Description`; `Goods/qty` → `Quantity` in the Goods rows). */
@@ -45,7 +37,13 @@ export class RowMapper {
         if (!Array.isArray(rows)) throw new RowError('InvalidValue', `${path}${name} must be an array of rows`)
         body[name] = await Promise.all(
           rows.map((row, i) =>
-            this.entity(part, rename(row as Record<string, unknown>, this.mapping.columns, `${name}/`), `${path}${name}[${i + 1}]/`),
+            this.entity(part, rename(row as Record<string, unknown>, this.mapping.columns, `${name}/`), `${path}${name}[${i + 1}]/`).catch(
+              (error: unknown) => {
+                // Which table part row failed, so that a lines file can name its line.
+                if (error instanceof RowError) error.tablePartRow ??= i
+                throw error
+              },
+            ),
           ),
         )
         continue

@@ -2,7 +2,6 @@
 // and gathered into change sets of as many rows as the limits take, up to `concurrency` change sets in
 // flight (the reader waits for a free one, so memory stays flat however large the input), each row's
 // outcome written to the checkpoint (and a refusal to the reject file) as it comes.
-import { basename } from 'node:path'
 import type { BatchFormat } from '../shared/batch-body.js'
 import { ServiceClient } from '../shared/service-client.js'
 import { BatchSender } from './batch-sender.js'
@@ -15,14 +14,21 @@ import {
   type RowOutcome,
 } from './change-set-delivery.js'
 import { Checkpoint } from './checkpoint.js'
-import { formatOf, openInput, type Input, type InputRow } from './input-rows.js'
+import { DEFAULT_LIMITS, type InputLimits } from './input-limits.js'
+import { formatOf, openInput, type Input } from './input-rows.js'
+import { InputStop } from './input-source.js'
 import { joinedInput } from './joined-rows.js'
+import type { LooseLine } from './lines-index.js'
 import { createProgress, type LoadProgress } from './load-progress.js'
 import type { FilePlan } from './load-plan.js'
 import { ReferenceResolver } from './reference-resolver.js'
 import { RejectFile } from './reject-file.js'
 import { rowKey } from './row-key.js'
-import { RowError, RowMapper } from './row-mapper.js'
+import { RowError } from './row-error.js'
+import { RowMapper } from './row-mapper.js'
+import { identityName, inputIdentity } from './input-fingerprint.js'
+import { inputSummary, tablePartRows, type InputSummary } from './load-summary.js'
+import { basename } from 'node:path'
 import { readServiceMetadata } from './service-metadata.js'
 import { readBatchLimits, type BatchLimits } from './service-limits.js'
 
@@ -36,6 +42,8 @@ export interface LoadOptions {
   readonly checkpointPath: string
   readonly rejectPath: string
   readonly retryForSeconds: number
+  /** The longest record and field read (input-limits.ts); the defaults when not given. */
+  readonly inputLimits?: InputLimits
   /** Most rows in one change set (below what the limits allow), for smaller sets. */
   readonly maxRowsPerChangeSet?: number
   readonly terminal: boolean
@@ -55,6 +63,14 @@ export interface LoadSummary {
   throttled: number
   unavailable: number
   connectionFailures: number
+  /** Lines of a lines file that no document took, or whose document cannot be told (in the reject file). */
+  linesRejected: number
+  /** Per input, in its own unit. */
+  inputs: InputSummary[]
+  checkpoint: string
+  rejects: string
+  /** Why the load stopped before the end of an input (everything before that place has its outcome). */
+  stopped?: string
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
@@ -73,13 +89,32 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
     const limits = await readBatchLimits(client)
     const sender = new BatchSender(client, options.retryForSeconds)
     const resolver = new ReferenceResolver(client)
-    const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0 }
-    for (const plan of options.files) {
-      resolver.forget()
-      await loadFile(plan, { client, checkpoint, rejects, progress, sender, resolver, limits, counts, options, metadata })
+    const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0, linesRejected: 0 }
+    const inputs: InputSummary[] = []
+    let stopped: string | undefined
+    try {
+      for (const plan of options.files) {
+        resolver.forget()
+        const input = inputSummary(plan, identityName(plan))
+        inputs.push(input)
+        await loadFile(plan, { client, checkpoint, rejects, progress, sender, resolver, limits, counts, input, options, metadata })
+      }
+    } catch (error) {
+      if (!(error instanceof InputStop)) throw error
+      stopped = error.message
     }
     const seconds = (Date.now() - started) / 1000
-    return { ...counts, seconds, rowsPerSecond: (counts.loaded + counts.present + counts.rejected) / seconds, limits, ...sender.statistics }
+    return {
+      ...counts,
+      seconds,
+      rowsPerSecond: (counts.loaded + counts.present + counts.rejected) / seconds,
+      limits,
+      ...sender.statistics,
+      inputs,
+      checkpoint: options.checkpointPath,
+      rejects: options.rejectPath,
+      ...(stopped ? { stopped } : {}),
+    }
   } finally {
     progress.stop()
     checkpoint.close()
@@ -96,33 +131,33 @@ interface LoadState {
   readonly sender: BatchSender
   readonly resolver: ReferenceResolver
   readonly limits: BatchLimits
-  readonly counts: { rows: number; loaded: number; present: number; rejected: number; resumed: number }
+  readonly counts: { rows: number; loaded: number; present: number; rejected: number; resumed: number; linesRejected: number }
+  /** This input's own counts. */
+  readonly input: InputSummary
   readonly options: LoadOptions
   readonly metadata: Awaited<ReturnType<typeof readServiceMetadata>>
 }
 
-/** The name rows of this input are known by in the checkpoint and in their keys. */
-function sourceName(plan: FilePlan): string {
-  const name = plan.path === '-' ? 'stdin' : basename(plan.path)
-  return `${plan.set}:${name}${plan.lines ? `+${basename(plan.lines)}` : ''}`
-}
-
 async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
-  const { checkpoint, rejects, counts, options } = state
+  const { checkpoint, rejects, counts, options, input: mine } = state
   const shape = state.metadata.sets.get(plan.set)
   if (!shape) throw new Error(`the service has no entity set ${plan.set}`)
   const keyed = shape.key.length === 1 && shape.key[0] === 'Ref_Key'
   if (plan.post && !plan.set.startsWith('Document_')) throw new Error(`--post: ${plan.set} is not a document set`)
   const target: DeliveryTarget = { set: plan.set, keyed, post: plan.post, format: options.format }
-  const source = sourceName(plan)
-  let input: Input & { orphans?(): InputRow[] }
+  const identity = await inputIdentity(plan.set, plan.path, plan.lines)
+  const source = identity.checkpointSource
+  // `--key` names input columns or properties; the key is made from the mapped body's properties.
+  const keyProperties = plan.key?.map((name) => plan.columns[name] ?? name)
+  const limits = options.inputLimits ?? DEFAULT_LIMITS
+  let input: Input & { loose?(): Iterable<LooseLine> }
   if (plan.lines) {
     if (!plan.join) throw new Error(`${plan.path}: a lines file needs the column that joins it to the headers ("join", --join)`)
     const tablePart = plan.tablePart ?? [...shape.tableParts.keys()][0]
     if (!tablePart || !shape.tableParts.has(tablePart)) throw new Error(`${plan.set} has no table part ${tablePart ?? ''}`)
-    input = joinedInput(openInput(plan.path, 'csv'), openInput(plan.lines, 'csv'), plan.join, tablePart)
+    input = joinedInput(openInput(plan.path, 'csv', limits), plan.lines, plan.join, tablePart, limits, (row) => answered(row))
   } else {
-    input = openInput(plan.path, formatOf(plan.path, plan.format))
+    input = openInput(plan.path, formatOf(plan.path, plan.format), limits)
   }
   const mapper = new RowMapper(shape, { columns: plan.columns, constants: plan.constants }, state.resolver)
   const file = plan.path === '-' ? 'stdin' : basename(plan.path)
@@ -139,9 +174,11 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
       fraction: input.size ? Math.min(1, doneOffset / input.size) : undefined,
     })
 
-  const reject = (row: number, record: unknown, status: number, code: string, message: string) => {
-    rejects.write({ source, row, record, status, code, message })
+  const answered = (row: number) => identity.resumable && checkpoint.done(source, row)
+  const reject = (row: number, line: number | undefined, record: unknown, status: number, code: string, message: string) => {
+    rejects.write({ source: identity.name, row, line, record, status, code, message })
     counts.rejected++
+    mine.rejected++
   }
   const context: DeliveryContext = {
     client: state.client,
@@ -155,8 +192,12 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
     settled: (rows: readonly PendingRow[], outcome: RowOutcome) => {
       for (const row of rows) {
         doneOffset = Math.max(doneOffset, row.offset)
-        if (outcome.kind === 'rejected') reject(row.row, row.record, outcome.status, outcome.code, outcome.message)
-        else counts[outcome.kind]++
+        if (outcome.kind === 'rejected') reject(row.row, row.line, row.record, outcome.status, outcome.code, outcome.message)
+        else {
+          counts[outcome.kind]++
+          mine[outcome.kind]++
+          if (outcome.kind === 'loaded') mine.linesLoaded += tablePartRows(row.body, shape)
+        }
       }
       // After the reject file: a crash between the two writes repeats a rejection, never loses one.
       checkpoint.markDone(
@@ -186,52 +227,78 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   const bytesPerSet = state.limits.maxBytes * 0.8
   let pending: PendingRow[] = []
   let pendingBytes = 0
-  for await (const { row, record, offset, unreadable } of input.rows()) {
-    counts.rows++
-    if (checkpoint.done(source, row)) {
-      doneOffset = Math.max(doneOffset, offset)
-      counts.resumed++
-      continue
+  // Where the input cannot be read on (a stray quote on stdin): everything before it is delivered, then the
+  // load stops with its summary and the reason.
+  let stopped: InputStop | undefined
+  try {
+    for await (const { row, line, record, offset, unreadable, tablePartLines } of input.rows()) {
+      counts.rows++
+      if (answered(row)) {
+        doneOffset = Math.max(doneOffset, offset)
+        counts.resumed++
+        mine.resumed++
+        continue
+      }
+      if (unreadable) {
+        doneOffset = Math.max(doneOffset, offset)
+        reject(row, line, record, 0, unreadable.code, unreadable.message)
+        checkpoint.markDone(source, [row])
+        continue
+      }
+      let body: Record<string, unknown>
+      try {
+        body = await mapper.map(record)
+        if (keyed && body.Ref_Key === undefined) body.Ref_Key = rowKey(plan.set, body, keyProperties)
+      } catch (error) {
+        if (!(error instanceof RowError)) throw error
+        doneOffset = Math.max(doneOffset, offset)
+        const partLine = error.tablePartRow === undefined ? undefined : tablePartLines?.[error.tablePartRow]
+        const where = partLine === undefined ? '' : ` (its line ${partLine} in the lines file)`
+        reject(row, line, record, 0, error.code, `${error.message}${where}`)
+        checkpoint.markDone(source, [row])
+        continue
+      }
+      const size = JSON.stringify(body).length + 300
+      if (pending.length > 0 && (pending.length >= rowsPerSet() || pendingBytes + size > bytesPerSet)) {
+        await dispatch(pending)
+        pending = []
+        pendingBytes = 0
+      }
+      pending.push({
+        row,
+        line,
+        record,
+        body,
+        offset,
+        uncertain: identity.resumable ? checkpoint.uncertain(source, row) : checkpoint.wasSent(source, row),
+      })
+      pendingBytes += size
     }
-    if (unreadable) {
-      doneOffset = Math.max(doneOffset, offset)
-      reject(row, record, 0, 'UnreadableRow', unreadable)
-      checkpoint.markDone(source, [row])
-      continue
-    }
-    let body: Record<string, unknown>
-    try {
-      body = await mapper.map(record)
-    } catch (error) {
-      if (!(error instanceof RowError)) throw error
-      doneOffset = Math.max(doneOffset, offset)
-      reject(row, record, 0, error.code, error.message)
-      checkpoint.markDone(source, [row])
-      continue
-    }
-    if (keyed && body.Ref_Key === undefined) body.Ref_Key = rowKey(source, row)
-    const size = JSON.stringify(body).length + 300
-    if (pending.length > 0 && (pending.length >= rowsPerSet() || pendingBytes + size > bytesPerSet)) {
-      await dispatch(pending)
-      pending = []
-      pendingBytes = 0
-    }
-    pending.push({ row, record, body, offset, uncertain: checkpoint.uncertain(source, row) })
-    pendingBytes += size
+  } catch (error) {
+    if (!(error instanceof InputStop)) throw error
+    stopped = error
   }
   if (pending.length > 0) await dispatch(pending)
   await Promise.all(inFlight)
   if (failure) throw failure
+  if (stopped) throw stopped
   if (input.size) doneOffset = input.size
-  for (const orphan of input.orphans?.() ?? []) {
-    // Orphan lines have no row of their own in the checkpoint: they are reported once, when the file is done.
-    reject(
-      orphan.row,
-      orphan.record,
-      0,
-      'OrphanLine',
-      `no header row has ${plan.join} = ${String(orphan.record[plan.join!] ?? '')} at this place (lines must follow the order of the headers)`,
-    )
+  for (const loose of input.loose?.() ?? []) {
+    // Lines no document took have no row of their own in the checkpoint: they are reported once, when the
+    // file is done (and again by a rerun).
+    rejects.write({
+      source: `${identity.name}:lines`,
+      row: loose.row,
+      line: loose.line,
+      record: loose.raw,
+      status: 0,
+      code: loose.problem?.code ?? 'OrphanLine',
+      message:
+        loose.problem?.message ??
+        `line ${loose.line} of the lines file: no header row has ${plan.join} = ${loose.joinValue ?? ''}, so no document takes it`,
+    })
+    counts.linesRejected++
+    mine.linesRejected++
   }
   report()
 }
