@@ -56,7 +56,7 @@ export const rateLimitRefusalsTotal = new Counter({
 
 export const requestLogFailuresTotal = new Counter({
   name: 'odata_request_log_failures_total',
-  help: 'Writes of the request log that failed (entries of single requests are lost; a batch answers 500 LogWriteFailed)',
+  help: 'Request-log failures: entries of single requests lost (each one that failed even written alone), and batch log writes that failed (answered 500 LogWriteFailed)',
   registers: [metricsRegistry],
 })
 
