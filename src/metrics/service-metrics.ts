@@ -113,9 +113,17 @@ export function unwatchPool(pool: ObservablePool): void {
   pools.delete(pool)
 }
 
+/** The methods the service answers as themselves; a series per method anyone can invent would grow without end. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'MERGE', 'DELETE', 'OPTIONS'])
+
+/** A label from a closed set: the method, when the service knows it, else `other`. */
+export function methodLabel(method: string): string {
+  return KNOWN_METHODS.has(method) ? method : 'other'
+}
+
 /** One answered request: counted and timed. */
 export function observeRequest(flavour: string, method: string, status: number, seconds: number): void {
-  requestMetrics.observe(flavour, method, status, seconds)
+  requestMetrics.observe(flavour, methodLabel(method), status, seconds)
 }
 
 /** The text a scrape gets: this process's registry, or (in a worker process) the sum over every process. */
