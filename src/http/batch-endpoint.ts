@@ -61,7 +61,7 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
     if (responder.done) return
     const odataError = error instanceof ODataError ? error : new ODataError('InternalError', 'The batch failed')
     // uWS writes `Connection: close` itself when it is to close the connection.
-    responder.sendError(odataError, { closeConnection: true })
+    responder.sendError(odataError, { closeConnection: true, paused: true })
   }
   if (request.method === 'OPTIONS') return responder.send(204, { Allow: 'POST, OPTIONS' })
   if (request.method !== 'POST') {

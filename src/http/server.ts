@@ -84,6 +84,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
 
   app.any('/*', (res, req) => {
     const responder = new Responder(res)
+    responder.behindFront = behindFront
     if (inFlight.draining)
       return responder.sendError(new ODataError('ShuttingDown', 'The service is stopping; send the request again'), {
         closeConnection: true,
