@@ -63,6 +63,10 @@ export const ERROR_CODES = {
   // Authentication and authorisation
   Unauthorized: { status: 401, description: 'Credentials are missing or unknown.' },
   Forbidden: { status: 403, description: "The subject's profile may not read or write the target (or administer the settings)." },
+  OriginNotAllowed: {
+    status: 403,
+    description: "A request that changes state comes from a browser page of an origin neither in the CORS list nor the service's own.",
+  },
   // Resources
   NotFound: { status: 404, description: 'No resource at this path (unknown set, function, or key without an entity).' },
   MethodNotAllowed: { status: 405, description: 'The resource does not support the method; Allow lists those it does.' },

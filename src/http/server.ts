@@ -149,6 +149,11 @@ export async function startServer(context: ServiceContext, options: ServerOption
     const crossOrigin = cors.outcome(method, headers)
     if (crossOrigin.preflight) return responder.send(crossOrigin.status, crossOrigin.headers)
     responder.extraHeaders = crossOrigin.headers
+    if (cors.refusesStateChange(method, headers)) {
+      return fail(
+        new ODataError('OriginNotAllowed', `${method} from the origin ${JSON.stringify(headers.get('origin')!.slice(0, 200))} is refused`),
+      )
+    }
 
     try {
       const mount = matchMount(url, context.model.mounts)
