@@ -8,6 +8,7 @@
 // control character at either end.
 import { ODataError } from '../../errors.js'
 import { redactUrl } from '../../log/redact-url.js'
+import { hasDotSegment } from '../../odata/dot-segment.js'
 
 export interface OperationUrlContext {
   /** The batch request's Host header (compared case-insensitively). */
@@ -29,17 +30,6 @@ function unsafe(url: string, why: string): ODataError {
   const redacted = redactUrl(url)
   const shown = redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted
   return new ODataError('UnsafeOperationUrl', `The operation URL ${JSON.stringify(shown)} ${why}`)
-}
-
-/** True when a path has a `.` or `..` segment, however its dots are spelt. */
-export function hasDotSegment(path: string): boolean {
-  // Most paths have no dot in any spelling: no need to split them.
-  if (!path.includes('.') && !path.includes('%2')) return false
-  for (const raw of path.split('/')) {
-    const segment = raw.replace(/%2e/gi, '.')
-    if (segment === '.' || segment === '..') return true
-  }
-  return false
 }
 
 function splitQuery(url: string): [string, string] {

@@ -9,6 +9,7 @@
 // References are not checked for existence: as in the reference system, a reference to an object that
 // does not exist (yet, or any more) is a legal value, and checking would cost a query per reference.
 import { isUtf8 } from 'node:buffer'
+import { hasDotSegment } from '../../odata/dot-segment.js'
 import { repeatedMemberName } from '../../odata/repeated-member-name.js'
 import { ODataError } from '../../errors.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../../model/model.js'
@@ -81,6 +82,7 @@ function parseJson(request: ServiceRequest, required: boolean): JsonObject | und
 export function bindReference(model: ServiceModel, targetSetName: string, value: unknown, target: string): string {
   if (typeof value !== 'string')
     throw invalidValue(target, `expected the address of an entity of ${targetSetName}, got ${value === null ? 'null' : typeof value}`)
+  if (hasDotSegment(value)) throw invalidValue(target, 'has a dot segment (. or ..); address the entity directly')
   let text: string
   try {
     text = decodeUrlComponent(value.trim())
