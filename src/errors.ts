@@ -110,6 +110,10 @@ export const ERROR_CODES = {
   },
   NotImplemented: { status: 501, description: 'The request is valid OData but this service does not implement it.' },
   BatchNotSupported: { status: 501, description: '$batch is not available on the reference flavour.' },
+  TransferCodingNotSupported: {
+    status: 501,
+    description: 'Transfer-Encoding names a coding other than chunked alone (gzip, chunked); the connection is closed.',
+  },
   // Server side
   InternalError: { status: 500, description: 'An unexpected failure; nothing is promised about partial effects outside transactions.' },
   LogWriteFailed: {
