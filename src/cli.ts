@@ -3,6 +3,7 @@
 // `check-config`, and two clients of the service over HTTP: the bulk loader `load` (src/tools/load) and the load
 // driver `drive` (src/tools/drive). Environment: see src/ops/environment.ts and the README's settings table.
 import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
 import cliProgress from 'cli-progress'
 import { ConfigurationError } from './model/configuration.js'
 import { loadModel } from './model/load-model.js'
@@ -14,16 +15,27 @@ import { claimPort, isWorkerProcess, serveAsWorker, startWorkers } from './ops/w
 import { CorsPolicy } from './http/cors.js'
 import { seedDemoData, type SeedProgress } from './seed/seed-data.js'
 import { createServiceContext } from './service/service-context.js'
-import { parseDatabaseUrl } from './store/database-url.js'
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redactDatabaseUrl } from './store/database-url.js'
 import { migrate } from './store/migrate.js'
 import { createPool, ensureDatabase, type Pool } from './store/pool.js'
 import { recomputeTotals } from './store/totals.js'
 import { driveCommand } from './tools/drive/drive-command.js'
 import { loadCommand } from './tools/load/load-command.js'
 
+const DEMO_CONFIGURATION_FILES = ['config/demo.json', 'config/demo.yaml', 'config/demo.yml']
+
 function configPath(): string {
   if (process.env.CONFIG) return process.env.CONFIG
-  return ['config/demo.json', 'config/demo.yaml', 'config/demo.yml'].find((f) => existsSync(f)) ?? 'config/demo.json'
+  return DEMO_CONFIGURATION_FILES.find((f) => existsSync(f)) ?? 'config/demo.json'
+}
+
+/**
+ * The demo configuration's credentials are public (the README lists them) and printed at start to get a
+ * newcomer going; any other configuration's are secrets, which a start banner would leave in every log
+ * that collects the process's output.
+ */
+function isDemoConfiguration(file: string): boolean {
+  return DEMO_CONFIGURATION_FILES.some((demo) => resolve(demo) === resolve(file))
 }
 
 function option(args: string[], name: string): string | undefined {
@@ -90,8 +102,13 @@ async function serve(args: string[]): Promise<void> {
   console.log(`  reference flavour (HTTP Basic):  ${base}${model.mounts.reference}/v4/`)
   console.log(`  token flavour:                   ${base}${model.mounts.token}/v4/   (or ${base}${model.mounts.token}/t/<token>/v4/)`)
   console.log(`  operations: ${base}/health, ${base}/ready, ${base}/metrics; administration: <service root>/$admin`)
+  if (!isDemoConfiguration(file)) {
+    console.log(`  subjects: ${model.subjects.map((subject) => `${subject.name} (profile ${subject.profile.name})`).join(', ') || 'none'}`)
+    console.log(`  try: curl -u <subject>:<password> ${base}${model.mounts.reference}/v4/$metadata\n`)
+    return
+  }
   if (model.subjects.length > 0) {
-    console.log('  credentials:')
+    console.log("  credentials (the demo configuration's; another configuration's are never printed):")
     for (const subject of model.subjects) {
       console.log(
         `    ${subject.name}: Basic ${subject.name}:${subject.password ?? '(none)'}, token ${subject.token ?? '(none)'} (profile ${subject.profile.name})`,
@@ -182,7 +199,7 @@ main().catch((error: unknown) => {
   if (error instanceof ConfigurationError) console.error(error.message)
   else if ((error as { code?: string }).code === 'ECONNREFUSED')
     console.error(
-      `No MySQL server answers at ${process.env.DATABASE_URL ?? '127.0.0.1:3306'}: start one (make run does) or set DATABASE_URL`,
+      `No MySQL server answers at ${redactDatabaseUrl(process.env.DATABASE_URL || DEFAULT_DATABASE_URL)}: start one (make run does) or set DATABASE_URL`,
     )
   else console.error(error instanceof Error ? error.message : error)
   process.exit(1)
