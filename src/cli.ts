@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import cliProgress from 'cli-progress'
+import { pruneRequestLog, retentionEnabled, startRetention } from './log/request-log-retention.js'
 import { ConfigurationError } from './model/configuration.js'
 import { loadModel } from './model/load-model.js'
 import type { ServiceModel } from './model/model.js'
@@ -135,10 +136,13 @@ async function serveOneProcess(
     corsOrigins: environment.corsOrigins,
     pipelining: environment.pipelining,
   })
+  // Every process prunes in turn (one at a time: src/log/request-log-retention.ts).
+  const stopRetention = startRetention(pool, environment.logRetention)
   stopWhen(
     gracefulStopper(server, {
       timeoutMs: environment.stopTimeoutSeconds * 1000,
       release: async () => {
+        stopRetention()
         await context.requestLog.flush()
         await pool.end()
       },
@@ -157,6 +161,25 @@ async function main(): Promise<void> {
       // The allowed origins are checked as the server will read them.
       new CorsPolicy(model.configuration.cors, environment.corsOrigins)
       console.log(`${environment.configFile}: valid (${model.entitySets.length} entity sets); environment valid`)
+      return
+    }
+    case 'prune-log': {
+      // The retention rules once, for a timer of the operator's (docs/request-log.md).
+      const environment = readEnvironment(process.env)
+      if (!retentionEnabled(environment.logRetention)) {
+        throw new Error('prune-log: set REQUEST_LOG_KEEP_DAYS or REQUEST_LOG_KEEP_ROWS to say what the request log keeps')
+      }
+      const pool = createPool(parseDatabaseUrl(environment.databaseUrl))
+      try {
+        const result = await pruneRequestLog(pool, environment.logRetention)
+        console.log(
+          result === undefined
+            ? 'prune-log: another process is pruning the request log; nothing done'
+            : `prune-log: removed ${result.removed} request-log entries in ${result.chunks} chunk(s)`,
+        )
+      } finally {
+        await pool.end()
+      }
       return
     }
     case 'migrate': {
@@ -190,7 +213,7 @@ async function main(): Promise<void> {
       return
     default:
       throw new Error(
-        `unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load, drive`,
+        `unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, prune-log, load, drive`,
       )
   }
 }
