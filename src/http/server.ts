@@ -181,7 +181,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
       }
       let path: ResourcePath
       try {
-        path = resolveResourcePath(context.model, mount.rest)
+        path = resolveResourcePath(context.model, mount.rest, { referenceClientForms: mount.flavour === 'reference' })
       } catch (error) {
         // A request that names nothing still counts against the rate rules (decisions.md §8); its refusal
         // is answered now, in this callback, as every refusal made without the database is (README: pipelining).
