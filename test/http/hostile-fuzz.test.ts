@@ -4,9 +4,9 @@
 // the run both listeners still answer /health and a read. FUZZ_SCALE multiplies the mutants (`make fuzz`
 // runs 50 times the suite's slice); a failure names its seed and mutant, to be replayed.
 import t from 'tap'
-import { hostileBytes, hostileExchange, loadHostileCases } from '../support/hostile-exchange.js'
+import { hostileBytes, hostileExchange, loadHostileCases, startBothListeners } from '../support/hostile-exchange.js'
 import { mulberry32 } from '../support/seeded-random.js'
-import { DEMO_BASIC, READER_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
+import { DEMO_BASIC, READER_BASIC, REFERENCE_ROOT } from '../support/test-service.js'
 
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1)
 const SEED = Number(process.env.FUZZ_SEED ?? 2025)
@@ -16,14 +16,8 @@ const AT_ONCE = 8
 const HOSTILE_BYTES = [0x20, 0x09, 0x0a, 0x0d, 0x3a, 0x2c, 0x00, 0x7f, 0xff, 0x41, 0x30, 0x22, 0x25]
 
 const cases = loadHostileCases()
-const listeners = {
-  uws: await startTestService('hostile_fuzz_uws'),
-  front: await startTestService('hostile_fuzz_front', { pipelining: 'serialize' }),
-}
-t.teardown(async () => {
-  await listeners.uws.close()
-  await listeners.front.close()
-})
+const listeners = await startBothListeners('hostile_fuzz')
+t.teardown(() => listeners.close())
 
 type Mutation = 'replace-byte' | 'double-line' | 'drop-line' | 'cut-short' | 'as-sent'
 const MUTATIONS: readonly Mutation[] = ['replace-byte', 'double-line', 'drop-line', 'cut-short', 'as-sent']
@@ -85,7 +79,8 @@ t.test(`${cases.length} cases, ${MUTANTS_PER_CASE} mutants each, on both listene
     }),
   )
   t.pass(`${work.length} exchanges, none answered 500`)
-  for (const [listener, service] of Object.entries(listeners)) {
+  for (const listener of ['uws', 'front'] as const) {
+    const service = listeners[listener]
     t.equal((await service.request('GET', '/health')).status, 200, `${listener}: still healthy`)
     const read = await service.request('GET', `${REFERENCE_ROOT}Catalog_Warehouses?$top=1`, { headers: { authorization: DEMO_BASIC } })
     t.equal(read.status, 200, `${listener}: still serving`)

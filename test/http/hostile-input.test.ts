@@ -3,18 +3,12 @@
 // both listeners, uWS alone and through the pipelining front, each with what it answers, whether the
 // connection closes, and what was (not) written, read back from the database.
 import t, { type Test } from 'tap'
-import { hostileBytes, hostileExchange, loadHostileCases, type HostileCase } from '../support/hostile-exchange.js'
-import { DEMO_BASIC, READER_BASIC, startTestService, type TestService } from '../support/test-service.js'
+import { hostileBytes, hostileExchange, loadHostileCases, startBothListeners, type HostileCase } from '../support/hostile-exchange.js'
+import { DEMO_BASIC, READER_BASIC, type TestService } from '../support/test-service.js'
 
 const cases = loadHostileCases()
-const listeners = {
-  uws: await startTestService('hostile_input_uws'),
-  front: await startTestService('hostile_input_front', { pipelining: 'serialize' }),
-}
-t.teardown(async () => {
-  await listeners.uws.close()
-  await listeners.front.close()
-})
+const listeners = await startBothListeners('hostile_input')
+t.teardown(() => listeners.close())
 
 t.ok(cases.length >= 30, `${cases.length} cases: a moved folder cannot pass by replaying nothing`)
 

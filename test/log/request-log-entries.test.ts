@@ -1,17 +1,10 @@
 // The request log is an audit trail (decisions.md §8): no value a client controls may fail its INSERT, and
 // one entry the server refuses must not take the others of its buffer with it.
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t from 'tap'
 import { logContentId, logErrorCode, logMethod, logName, logUrl } from '../../src/log/log-entry-fields.js'
-import { loadConfigurationFile } from '../../src/model/configuration.js'
-import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
+import { demoConfigurationWithLogLevel, DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 
-const configuration = loadConfigurationFile('config/demo.json')
-configuration.settings = { ...configuration.settings, logLevel: 'all' }
-const configFile = join(mkdtempSync(join(tmpdir(), 'log-entries-')), 'all.json')
-writeFileSync(configFile, JSON.stringify({ ...configuration, $schema: undefined }))
+const configFile = demoConfigurationWithLogLevel('all')
 const service = await startTestService('request_log_entries', { configFile })
 t.teardown(() => service.close())
 const pool = service.database.pool

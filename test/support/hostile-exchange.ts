@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import net from 'node:net'
 import { join } from 'node:path'
+import { startTestService, type TestService } from './test-service.js'
 
 export interface HostileExpectation {
   /** The first answer's status, or any of a list. */
@@ -50,6 +51,22 @@ export function loadHostileCases(directory = 'protocol/hostile'): HostileCase[] 
       for (const key of Object.keys(data)) if (!KNOWN.has(key)) throw new Error(`${name}: unknown field ${key}`)
       return { file: name, ...data } as unknown as HostileCase
     })
+}
+
+/** Both listeners, each over a database of its own: uWS alone, and uWS through the pipelining front. */
+export async function startBothListeners(
+  name: string,
+): Promise<{ readonly uws: TestService; readonly front: TestService; close(): Promise<void> }> {
+  const uws = await startTestService(`${name}_uws`)
+  const front = await startTestService(`${name}_front`, { pipelining: 'serialize' })
+  return {
+    uws,
+    front,
+    async close() {
+      await uws.close()
+      await front.close()
+    },
+  }
 }
 
 export interface HostileVariables {

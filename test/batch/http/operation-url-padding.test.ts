@@ -1,17 +1,10 @@
 // An operation URL with whitespace or a control character at either end is refused (400
 // UnsafeOperationUrl), and no credential of such a URL reaches the request log (decisions.md §8).
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t from 'tap'
-import { loadConfigurationFile } from '../../../src/model/configuration.js'
 import { buildJsonBatch } from '../../support/build-batch-body.js'
-import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
+import { demoConfigurationWithLogLevel, startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
-const configuration = loadConfigurationFile('config/demo.json')
-configuration.settings = { ...configuration.settings, logLevel: 'all' }
-const configFile = join(mkdtempSync(join(tmpdir(), 'padded-url-')), 'all.json')
-writeFileSync(configFile, JSON.stringify({ ...configuration, $schema: undefined }))
+const configFile = demoConfigurationWithLogLevel('all')
 const service = await startTestService('operation_url_padding', { configFile })
 t.teardown(() => service.close())
 
