@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 NODE_BIN := node_modules/.bin
 
-.PHONY: lint format run test test-corpus bench bench-full fuzz build install db clean cluster cluster-stop cluster-test
+.PHONY: lint format run test test-corpus bench bench-full fuzz soak build install db clean cluster cluster-stop cluster-test
 
 install: node_modules/.package-lock.json
 
@@ -54,6 +54,11 @@ bench-full: build db
 # Long seeded fuzzing (the test suite runs a short slice of the same fuzzers).
 fuzz: build db
 	FUZZ_SCALE=50 node scripts/run-tests.mjs --grep fuzz
+
+# Half an hour of mixed concurrent batches through the driver, then rows, totals, the request log and the
+# server's memory checked (scripts/soak.mjs; SOAK_SECONDS shortens it). Not part of `make test`.
+soak: build db
+	node scripts/soak.mjs
 
 # A three-node MariaDB Galera cluster under .data/cluster/ (ports 3311-3313), for the service across nodes.
 cluster:

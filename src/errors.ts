@@ -63,6 +63,10 @@ export const ERROR_CODES = {
   // Authentication and authorisation
   Unauthorized: { status: 401, description: 'Credentials are missing or unknown.' },
   Forbidden: { status: 403, description: "The subject's profile may not read or write the target (or administer the settings)." },
+  OriginNotAllowed: {
+    status: 403,
+    description: "A request that changes state comes from a browser page of an origin neither in the CORS list nor the service's own.",
+  },
   // Resources
   NotFound: { status: 404, description: 'No resource at this path (unknown set, function, or key without an entity).' },
   MethodNotAllowed: { status: 405, description: 'The resource does not support the method; Allow lists those it does.' },
@@ -106,6 +110,10 @@ export const ERROR_CODES = {
   },
   NotImplemented: { status: 501, description: 'The request is valid OData but this service does not implement it.' },
   BatchNotSupported: { status: 501, description: '$batch is not available on the reference flavour.' },
+  TransferCodingNotSupported: {
+    status: 501,
+    description: 'Transfer-Encoding names a coding other than chunked alone (gzip, chunked); the connection is closed.',
+  },
   // Server side
   InternalError: { status: 500, description: 'An unexpected failure; nothing is promised about partial effects outside transactions.' },
   LogWriteFailed: {

@@ -4,16 +4,15 @@
 // and structure (the plan, 400), then rate rules (429). Nothing executes until all of them pass.
 import { ODataError, toODataError } from '../errors.js'
 import { rateLimited } from '../limits/rate-limiter.js'
-import { newBatchId } from '../log/batch-id.js'
-import { logger } from '../log/logger.js'
 import { batchChangeSetsTotal, batchDuration, batchOperationsTotal } from '../metrics/service-metrics.js'
-import { shouldLog } from '../log/request-log.js'
 import type { Flavour } from '../model/flavour.js'
 import type { SubjectModel } from '../model/model.js'
 import type { ResponseSink } from '../respond/response-sink.js'
 import type { ServiceContext } from '../service/service-context.js'
 import { batchLogEntries } from './batch-log-entries.js'
+import { newBatchId } from '../log/batch-id.js'
 import { batchSlots } from './batch-slots.js'
+import { logBatchRefusal } from './log-batch-refusal.js'
 import { continueOnErrorPreference } from './continue-on-error.js'
 import { CollectingSink } from './execute/collecting-sink.js'
 import { createBatchRuntime } from './execute/connection-runtime.js'
@@ -67,7 +66,8 @@ export async function runBatch(context: ServiceContext, batch: BatchRun, documen
     const decision = await context.rateLimiter.consume(subject, plan.operationCount)
     if (!decision.allowed) throw rateLimited(decision, plan.operationCount)
   } catch (error) {
-    if (error instanceof ODataError) await logRefusal(context, batch, error, performance.now() - started, plan?.operationCount)
+    if (error instanceof ODataError)
+      await logBatchRefusal(context, { ...batch, method: 'POST' }, error, performance.now() - started, plan?.operationCount)
     // The rate counters' database busy, unreachable or still conflicting after retries: a 503 to retry
     // (src/database-failures.ts), not the endpoint's 500; nothing ran.
     const answer = error instanceof ODataError ? error : toODataError(error)
@@ -155,32 +155,4 @@ async function answerBatch(
   }
   const result = output.result()
   answer.send(result.status, result.headers, result.body)
-}
-
-/**
- * A batch refused after its body was read (the plan's 400s, 429) is one entry with its status and code,
- * under a batch id of its own like any `$batch` entry (decisions.md §8: the id marks the `$batch` entry).
- */
-async function logRefusal(
-  context: ServiceContext,
-  batch: BatchRun,
-  error: ODataError,
-  durationMs: number,
-  operations: number | undefined,
-): Promise<void> {
-  if (!shouldLog(context.settings.current.logLevel, 'POST', error.status)) return
-  const entry = {
-    at: new Date(),
-    subject: batch.subject.name,
-    profile: batch.subject.profile.name,
-    method: 'POST',
-    url: batch.url,
-    status: error.status,
-    durationMs,
-    operations,
-    errorCode: error.code,
-    batchId: newBatchId(),
-  }
-  // The refusal is answered whether or not its entry could be written.
-  await context.requestLog.writeBatch([entry]).catch((failure: unknown) => logger.error({ err: failure }, 'request log write failed'))
 }

@@ -62,6 +62,15 @@ ${ENVIRONMENT}`,
 ${ENVIRONMENT}`,
     run: async (args) => (await import('./database-commands.js')).verifyCommand(args),
   },
+  'prune-log': {
+    summary: "apply the request log's retention rules once (REQUEST_LOG_KEEP_DAYS, REQUEST_LOG_KEEP_ROWS)",
+    usage: `odata-registers prune-log
+  Removes the request-log entries older than REQUEST_LOG_KEEP_DAYS days, or past the newest
+  REQUEST_LOG_KEEP_ROWS, in small chunks (docs/request-log.md); the service does the same by itself
+  while it runs. For a timer of the operator's. Refuses to run when neither setting is given.
+${ENVIRONMENT}`,
+    run: async (args) => (await import('./database-commands.js')).pruneLogCommand(args),
+  },
   load: {
     summary: 'load CSV or NDJSON files into the service through $batch, resumably',
     usage: LOAD_USAGE,

@@ -1,6 +1,7 @@
-// What the commands that work on the database alone do (`migrate`, `seed`, `recompute-totals`, `verify`; their
+// What the commands that work on the database alone do (`migrate`, `seed`, `recompute-totals`, `verify`, `prune-log`; their
 // usage is in commands.ts), and the step `serve` shares with them, bringing the schema to the configuration's (src/store/migrate.ts).
 import cliProgress from 'cli-progress'
+import { pruneRequestLog, retentionEnabled } from '../log/request-log-retention.js'
 import { loadModel } from '../model/load-model.js'
 import type { ServiceModel } from '../model/model.js'
 import { readEnvironment } from '../ops/environment.js'
@@ -118,4 +119,24 @@ export async function verifyCommand(args: readonly string[]): Promise<number> {
   } finally {
     await pool.end()
   }
+}
+
+/** `prune-log`: the request log's retention rules applied once, for a timer of the operator's (docs/request-log.md). */
+export async function pruneLogCommand(args: readonly string[]): Promise<number> {
+  commandOptions('prune-log', args)
+  const environment = readEnvironment(process.env)
+  if (!retentionEnabled(environment.logRetention))
+    throw new Error('prune-log: set REQUEST_LOG_KEEP_DAYS or REQUEST_LOG_KEEP_ROWS to say what the request log keeps')
+  const pool = createPool(parseDatabaseUrl(environment.databaseUrl))
+  try {
+    const result = await pruneRequestLog(pool, environment.logRetention)
+    console.log(
+      result === undefined
+        ? 'prune-log: another process is pruning the request log; nothing done'
+        : `prune-log: removed ${result.removed} request-log entries in ${result.chunks} chunk(s)`,
+    )
+  } finally {
+    await pool.end()
+  }
+  return 0
 }

@@ -1,7 +1,10 @@
 // `odata-registers serve` (what `make run` ends with): the environment checked, the schema brought to the
 // configuration's, the demo data seeded into an empty database, then one process or WORKERS processes
 // serving, and a banner with the service roots, the credentials and a first request to try.
+import path from 'node:path'
 import { startServer } from '../http/server.js'
+import { startRetention } from '../log/request-log-retention.js'
+import { PACKAGED_CONFIGURATION_FILE } from '../model/default-configuration.js'
 import { loadModel } from '../model/load-model.js'
 import type { ServiceModel } from '../model/model.js'
 import { readEnvironment, type ProcessEnvironment } from '../ops/environment.js'
@@ -52,8 +55,13 @@ function banner(model: ServiceModel, file: string, base: string, processes: numb
     `  token flavour:                   ${base}${model.mounts.token}/v4/   (or ${base}${model.mounts.token}/t/<token>/v4/)`,
     `  operations: ${base}/health, ${base}/ready, ${base}/metrics; administration: <service root>/$admin`,
   ]
+  if (!isDemoConfiguration(file)) {
+    const subjects = model.subjects.map((subject) => `${subject.name} (profile ${subject.profile.name})`).join(', ')
+    lines.push(`  subjects: ${subjects || 'none'}`, `  try: curl -u '<subject>:<password>' '${base}${model.mounts.reference}/v4/$metadata'`, '')
+    return lines.join('\n')
+  }
   if (model.subjects.length > 0) {
-    lines.push('  credentials:')
+    lines.push("  credentials (the demo configuration's; another configuration's are never printed):")
     for (const subject of model.subjects)
       lines.push(
         `    ${subject.name}: Basic ${subject.name}:${subject.password ?? '(none)'}, token ${subject.token ?? '(none)'} (profile ${subject.profile.name})`,
@@ -63,6 +71,15 @@ function banner(model: ServiceModel, file: string, base: string, processes: numb
   const user = `${model.subjects[0]?.name ?? 'user'}:${model.subjects[0]?.password ?? 'password'}`
   lines.push(`  try: curl -u ${user} '${base}${model.mounts.reference}/v4/$metadata'`, '')
   return lines.join('\n')
+}
+
+/**
+ * The demo configuration's credentials are public (the README lists them) and printed at start to get a
+ * newcomer going; any other configuration's are secrets, which a start banner would leave in every log
+ * that collects the process's output.
+ */
+function isDemoConfiguration(file: string): boolean {
+  return path.resolve(file) === PACKAGED_CONFIGURATION_FILE
 }
 
 /** One service process on the pool: the server, and how a stop reaches it (signals, or the primary's word). */
@@ -80,10 +97,13 @@ async function serveOneProcess(
     corsOrigins: environment.corsOrigins,
     pipelining: environment.pipelining,
   })
+  // Every process prunes in turn (one at a time: src/log/request-log-retention.ts).
+  const stopRetention = startRetention(pool, environment.logRetention)
   stopWhen(
     gracefulStopper(server, {
       timeoutMs: environment.stopTimeoutSeconds * 1000,
       release: async () => {
+        stopRetention()
         await context.requestLog.flush()
         await pool.end()
       },

@@ -17,6 +17,8 @@ import { asksToClose, type MessageHead, parseMessageHead } from './message-head.
 
 const EMPTY = Buffer.alloc(0)
 const HEAD_END = Buffer.from('\r\n\r\n')
+/** A head whose lines end in bare line feeds: HTTP/1.1 wants CRLF, and uWS refuses it (505). */
+const BARE_HEAD_END = Buffer.from('\n\n')
 const FORWARDED_FOR = /^\s*x-forwarded-for\s*:/i
 /** How long a finished connection's remaining input is read and dropped before it is closed. */
 const LINGER_MS = 2000
@@ -125,6 +127,13 @@ export class FrontConnection {
       // Empty lines before a request line are ignored (RFC 9112 §2.2).
       while (this.held.length >= 2 && this.held[0] === 0x0d && this.held[1] === 0x0a) this.held = this.held.subarray(2)
       const end = this.held.indexOf(HEAD_END)
+      const bareEnd = this.held.indexOf(BARE_HEAD_END)
+      if (bareEnd >= 0 && (end < 0 || bareEnd < end)) {
+        // Not a head the front can frame: uWS gets it as sent and answers it as without the front,
+        // rather than the front waiting for a CRLF that will not come until the idle timeout.
+        this.forwardUnframable()
+        continue
+      }
       if (end < 0 ? this.held.length > this.options.maxHeadBytes : end + 4 > this.options.maxHeadBytes) {
         this.refuseHead()
         break
@@ -151,6 +160,16 @@ export class FrontConnection {
       this.lastRequest = true
     } else if (framing.kind !== 'none') this.requestBody = new BodyTracker(framing)
     if (asksToClose(head)) this.lastRequest = true
+  }
+
+  /** What the client sent and will send goes to the service as it is; the request is the connection's last. */
+  private forwardUnframable(): void {
+    this.requestMethod = ''
+    this.awaiting = true
+    this.responseHead = EMPTY
+    this.responseBody = undefined
+    this.forwardingRest = true
+    this.lastRequest = true
   }
 
   /**

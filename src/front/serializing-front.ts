@@ -37,7 +37,9 @@ export interface RunningFront {
 export function startSerializingFront(options: FrontOptions): Promise<RunningFront> {
   const connections = new Set<FrontConnection>()
   let drained: (() => void) | undefined
-  const server = net.createServer({ noDelay: true }, (client) => {
+  // allowHalfOpen: a client may shut down its sending side once its request is out (shutdown(SHUT_WR)) and
+  // still read the answer; Node would otherwise end the connection at the client's end, with nothing sent.
+  const server = net.createServer({ noDelay: true, allowHalfOpen: true }, (client) => {
     const upstream = net.connect(options.upstreamPath)
     const connection = new FrontConnection(client, upstream, {
       maxHeadBytes: options.maxHeadBytes,

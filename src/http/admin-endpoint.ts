@@ -70,7 +70,9 @@ export async function handleAdmin(context: ServiceContext, request: AdminRequest
 }
 
 async function requestLogPage(context: ServiceContext, query: URLSearchParams) {
-  const page = Number(query.get('page') ?? '1')
+  // Digits only: Number() would also read `1e3`, `0x10`, ` 2` and `2.0` as pages.
+  const pageText = query.get('page') ?? '1'
+  const page = /^[1-9]\d{0,8}$/.test(pageText) ? Number(pageText) : Number.NaN
   if (!Number.isSafeInteger(page) || page < 1)
     throw new ODataError('InvalidQueryOption', 'page must be a whole number from 1', { target: 'page' })
   try {

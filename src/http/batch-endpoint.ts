@@ -7,6 +7,7 @@
 import type { HttpResponse } from 'uWebSockets.js'
 import { ODataError } from '../errors.js'
 import { createBatchIntake, type BatchIntake } from '../batch/intake/index.js'
+import { logBatchRefusal } from '../batch/log-batch-refusal.js'
 import { runBatch } from '../batch/run-batch.js'
 import type { Flavour } from '../model/flavour.js'
 import type { SubjectModel } from '../model/model.js'
@@ -45,10 +46,17 @@ function mediaType(contentType: string | undefined): string {
 
 export function handleBatch(context: ServiceContext, request: BatchRequest): void {
   const { res, responder, headers } = request
+  const started = performance.now()
   const fail = (error: unknown) => {
     if (responder.done) return
     const odataError = error instanceof ODataError ? error : new ODataError('InternalError', 'The batch failed')
     responder.sendError(odataError)
+  }
+  /** A refusal of the endpoint's own (the batch stage logs those it makes): answered, and logged. */
+  const refuse = (error: unknown) => {
+    if (responder.done) return
+    fail(error)
+    if (error instanceof ODataError) void logBatchRefusal(context, request, error, performance.now() - started)
   }
   /**
    * Refuses a batch whose body may still be arriving, reads no more of it, and closes the connection
@@ -61,7 +69,8 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
     if (responder.done) return
     const odataError = error instanceof ODataError ? error : new ODataError('InternalError', 'The batch failed')
     // uWS writes `Connection: close` itself when it is to close the connection.
-    responder.sendError(odataError, { closeConnection: true })
+    responder.sendError(odataError, { closeConnection: true, paused: true })
+    void logBatchRefusal(context, request, odataError, performance.now() - started)
   }
   if (request.method === 'OPTIONS') return responder.send(204, { Allow: 'POST, OPTIONS' })
   if (request.method !== 'POST') {
@@ -127,7 +136,7 @@ export function handleBatch(context: ServiceContext, request: BatchRequest): voi
     } catch (error) {
       stopped = true
       // Over the size limit, or corrupt JSON, mid-stream: answer now; the rest of the body is never read.
-      if (isLast) fail(error)
+      if (isLast) refuse(error)
       else refuseAndStopReading(error)
     }
   })

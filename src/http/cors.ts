@@ -6,7 +6,10 @@
 //   send, and Max-Age; a preflight from another origin is 403.
 // - Any other request from an allowed origin gets Access-Control-Allow-Origin and Expose-Headers naming
 //   the OData headers a script must read (OData-Version, OData-EntityId, Preference-Applied, Retry-After,
-//   Location, ETag); from another origin it runs as before, and the browser keeps the answer from the script.
+//   Location, ETag); from another origin a read runs as before, and the browser keeps the answer from the script.
+// - A request that changes state (POST, PUT, PATCH, MERGE, DELETE) from an origin that is neither allowed nor
+//   the service's own is refused before it runs (403 OriginNotAllowed): a page on another site could otherwise
+//   send it with the browser's cached Basic credentials, and the browser would only hide the answer.
 import { ConfigurationError, type ConfigurationProblem } from '../model/configuration.js'
 import type { Headers } from './responder.js'
 
@@ -16,6 +19,7 @@ export const ALLOWED_HEADERS =
 export const EXPOSED_HEADERS =
   'OData-Version, OData-EntityId, Preference-Applied, Retry-After, Location, ETag, Repeatability-Result, Content-Type'
 const DEFAULT_MAX_AGE_SECONDS = 600
+const STATE_CHANGING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'MERGE', 'DELETE'])
 
 export interface CorsConfiguration {
   readonly allowedOrigins?: readonly string[]
@@ -70,6 +74,20 @@ export class CorsPolicy {
 
   allows(origin: string): boolean {
     return this.origins.has(origin.toLowerCase())
+  }
+
+  /**
+   * Whether a request changing state comes from a foreign origin: its `Origin` is neither in the list nor
+   * the service's own (the `Host` it was sent to; a browser sends `Origin` with a same-origin POST too, as the
+   * `$admin` page's settings changes do). `Origin: null` (a sandboxed or local page) is foreign.
+   */
+  refusesStateChange(method: string, requestHeaders: ReadonlyMap<string, string>): boolean {
+    if (!STATE_CHANGING_METHODS.has(method)) return false
+    const origin = requestHeaders.get('origin')
+    if (origin === undefined || this.allows(origin)) return false
+    const host = requestHeaders.get('host')
+    const originHost = /^https?:\/\/([^/]+)$/i.exec(origin.trim())?.[1]
+    return host === undefined || originHost === undefined || originHost.toLowerCase() !== host.trim().toLowerCase()
   }
 
   /** The CORS part of a request: a preflight to answer now, or headers for its answer. */

@@ -18,6 +18,13 @@ export type Headers = Readonly<Record<string, string>>
 /** Every response carries these (OData-Version per the OData protocol, §8.1.5). */
 const COMMON_HEADERS: Headers = { 'OData-Version': '4.0' }
 
+export interface CloseOptions {
+  /** The connection ends after this answer. */
+  readonly closeConnection?: boolean
+  /** The request's socket was paused (`res.pause()`): uWS reads, and so parses, nothing more of it. */
+  readonly paused?: boolean
+}
+
 export class Responder {
   aborted = false
   private started = false
@@ -33,6 +40,11 @@ export class Responder {
   headOnly = false
   /** Headers every answer to this request carries besides its own (CORS, src/http/cors.ts). */
   extraHeaders: Headers | undefined
+  /**
+   * The server listens behind the pipelining front (src/front): a connection uWS stopped reading is closed
+   * by the front once the answer is through, with the lingering close a client still sending needs.
+   */
+  behindFront = false
 
   constructor(private readonly res: HttpResponse) {
     res.onAborted(() => {
@@ -86,11 +98,16 @@ export class Responder {
   }
 
   /** A whole response in one go. `body` undefined sends no body (204, HEAD). */
-  send(status: number, headers: Headers, body?: string | Uint8Array, options: { closeConnection?: boolean } = {}): void {
+  send(status: number, headers: Headers, body?: string | Uint8Array, options: CloseOptions = {}): void {
     if (this.finished) return
     this.finished = true
+    // uWS closes at once: the front, still writing the body it is forwarding, would fail its next write, and
+    // Node destroys a socket whose write failed before it reads the answer waiting in it. So behind the
+    // front uWS leaves the paused connection open, says `Connection: close`, and the front ends both sides.
+    const closeByFront = options.closeConnection === true && options.paused === true && this.behindFront
+    if (closeByFront) options = {}
     this.res.cork(() => {
-      this.writeHead(status, headers)
+      this.writeHead(status, closeByFront ? { ...headers, Connection: 'close' } : headers)
       // No body (204): uWS writes no Content-Length when called without arguments; passing `undefined`
       // would be read as a length.
       if (body === undefined) options.closeConnection ? this.res.end('', true) : this.res.endWithoutBody()
@@ -110,7 +127,7 @@ export class Responder {
   }
 
   /** The one error writer: the body of decisions.md §4, headers the error carries (Allow, Retry-After, …). */
-  sendError(error: ODataError, options: { closeConnection?: boolean } = {}): void {
+  sendError(error: ODataError, options: CloseOptions = {}): void {
     if (this.started) {
       this.abort()
       return

@@ -84,6 +84,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
 
   app.any('/*', (res, req) => {
     const responder = new Responder(res)
+    responder.behindFront = behindFront
     if (inFlight.draining)
       return responder.sendError(new ODataError('ShuttingDown', 'The service is stopping; send the request again'), {
         closeConnection: true,
@@ -148,6 +149,11 @@ export async function startServer(context: ServiceContext, options: ServerOption
     const crossOrigin = cors.outcome(method, headers)
     if (crossOrigin.preflight) return responder.send(crossOrigin.status, crossOrigin.headers)
     responder.extraHeaders = crossOrigin.headers
+    if (cors.refusesStateChange(method, headers)) {
+      return fail(
+        new ODataError('OriginNotAllowed', `${method} from the origin ${JSON.stringify(headers.get('origin')!.slice(0, 200))} is refused`),
+      )
+    }
 
     try {
       const mount = matchMount(url, context.model.mounts)
@@ -175,7 +181,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
       }
       let path: ResourcePath
       try {
-        path = resolveResourcePath(context.model, mount.rest)
+        path = resolveResourcePath(context.model, mount.rest, { referenceClientForms: mount.flavour === 'reference' })
       } catch (error) {
         // A request that names nothing still counts against the rate rules (decisions.md §8); its refusal
         // is answered now, in this callback, as every refusal made without the database is (docs/decisions.md: pipelining).

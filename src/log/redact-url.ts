@@ -3,7 +3,8 @@
 // - the `token` parameter, its name compared after percent-decoding (`%74oken=`, `TOKEN=`);
 // - the segment after every `t` segment, however the `t` and the slashes around it are written
 //   (`/t/<token>/`, a second `/t/…/`, `%2Ft%2F`, `..` detours that reach one);
-// - userinfo of an absolute or scheme-relative URL (`http://user:pass@host/…`), as batch operations may carry;
+// - userinfo of an absolute or scheme-relative URL (`http://user:pass@host/…`), as batch operations may carry,
+//   however it is spelt (leading whitespace, backslashes, no slashes);
 // - every configured token, anywhere, literal or percent-encoded character by character.
 const MASK = '***'
 
@@ -15,13 +16,19 @@ function decoded(text: string): string {
   }
 }
 
-/** `http://user:pass@host/…` and `//user:pass@host/…` → `http://***@host/…`. */
+/**
+ * Userinfo, masked whatever the shape of the URL around it, since what is stored is the URL as received:
+ * after a scheme at the start, leading whitespace or controls before it, and any number of slashes or
+ * backslashes after it (URL parsers read `http:\\u:p@h` and `http:u:p@h` as `http://u:p@h`); and after two
+ * slashes or backslashes anywhere (`//u:p@h`). The authority runs to the next separator; its last `@` ends
+ * the userinfo.
+ */
+const USERINFO = /(^[\s\p{C}]*[a-z][a-z0-9+.-]*:(?:[/\\]|%2f|%5c)*|(?:[/\\]|%2f|%5c){2})[^/\\?#]*@/giu
+
+/** `http://user:pass@host/…`, `//user:pass@host/…` and their other spellings → `http://***@host/…`. */
 function withoutUserinfo(url: string): string {
-  const authority = /^((?:[a-z][a-z0-9+.-]*:)?\/\/)([^/?#]*)/i.exec(url)
-  if (!authority) return url
-  const at = authority[2]!.lastIndexOf('@')
-  if (at < 0) return url
-  return `${authority[1]}${MASK}${url.slice(authority[1]!.length + at)}`
+  if (!url.includes('@')) return url
+  return url.replace(USERINFO, (_, before: string) => `${before}${MASK}@`)
 }
 
 // A `t` segment: `t` or `%74`/`%54`, between separators written as `/`, `\` or percent-encoded.

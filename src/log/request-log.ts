@@ -14,6 +14,7 @@ import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
 import { isDeadlock, type Transaction } from '../store/transaction.js'
 import { logger } from './logger.js'
+import { logContentId, logErrorCode, logMethod, logName, logUrl } from './log-entry-fields.js'
 import { redactUrl } from './redact-url.js'
 
 export interface RequestLogEntry {
@@ -62,28 +63,20 @@ const COLUMN_NAMES = [
 ]
 const INSERT = sql`INSERT INTO \`request_log\` (${idList(COLUMN_NAMES)}) VALUES `
 
-// `url` is a TEXT column (65,535 bytes); a request head may have 64 KiB (src/http/uws-header-limit.ts),
-// and one row too long would fail the whole multi-row INSERT. Cut after redaction, so no token survives.
-const MAX_URL_BYTES = 65_535
-
-function fitUrl(url: string): string {
-  if (Buffer.byteLength(url) <= MAX_URL_BYTES) return url
-  // Three bytes per UTF-16 unit at most; a cut surrogate pair becomes U+FFFD, harmless in a log.
-  return `${url.slice(0, Math.floor(MAX_URL_BYTES / 3) - 1)}…`
-}
-
+// Every value is bounded to its column (log-entry-fields.ts): a client's method, URL or Content-ID can fail
+// no INSERT, and so can take no other entry with it.
 function row(entry: RequestLogEntry, secrets: readonly string[], redact = (url: string) => redactUrl(url, secrets)): unknown[] {
   return [
     entry.at,
-    entry.subject,
-    entry.profile,
-    entry.method,
-    fitUrl(redact(entry.url)),
+    logName(entry.subject),
+    logName(entry.profile),
+    logMethod(entry.method),
+    logUrl(redact(entry.url)),
     entry.status,
     Math.round(entry.durationMs),
     entry.operations ?? null,
-    entry.contentId ?? null,
-    entry.errorCode ?? null,
+    logContentId(entry.contentId),
+    logErrorCode(entry.errorCode),
     entry.batchId ?? null,
   ]
 }
@@ -121,9 +114,26 @@ export class RequestLog {
       // each shared value is written once, and the driver formats the rest (time, URL, duration) per row.
       await query(this.pool, sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`)
     } catch (error) {
-      requestLogFailuresTotal.inc()
-      logger.error({ err: error, entries: rows.length }, 'request log write failed')
+      // The log is an audit trail: one entry the server refuses must not take the others with it. Entry by
+      // entry, so only what still fails is lost; not when the server is gone, where every entry would fail.
+      const lost = rows.length === 1 || isDatabaseUnreachable(error) ? rows.length : await this.insertOneByOne(rows)
+      if (lost === 0) return
+      requestLogFailuresTotal.inc(lost)
+      logger.error({ err: error, entries: rows.length, lost }, 'request log write failed')
     }
+  }
+
+  /** Each row in an INSERT of its own; resolves to the number that failed (the caller logs them once). */
+  private async insertOneByOne(rows: readonly unknown[][]): Promise<number> {
+    let lost = 0
+    for (const values of rows) {
+      try {
+        await query(this.pool, sql`${INSERT}${rowValuesSharing([values], COLUMN_NAMES.length)}`)
+      } catch {
+        lost++
+      }
+    }
+    return lost
   }
 
   /**

@@ -56,7 +56,7 @@ export const rateLimitRefusalsTotal = new Counter({
 
 export const requestLogFailuresTotal = new Counter({
   name: 'odata_request_log_failures_total',
-  help: 'Writes of the request log that failed (entries of single requests are lost; a batch answers 500 LogWriteFailed)',
+  help: 'Request-log failures: entries of single requests lost (each one that failed even written alone), and batch log writes that failed (answered 500 LogWriteFailed)',
   registers: [metricsRegistry],
 })
 
@@ -113,9 +113,17 @@ export function unwatchPool(pool: ObservablePool): void {
   pools.delete(pool)
 }
 
+/** The methods the service answers as themselves; a series per method anyone can invent would grow without end. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'MERGE', 'DELETE', 'OPTIONS'])
+
+/** A label from a closed set: the method, when the service knows it, else `other`. */
+export function methodLabel(method: string): string {
+  return KNOWN_METHODS.has(method) ? method : 'other'
+}
+
 /** One answered request: counted and timed. */
 export function observeRequest(flavour: string, method: string, status: number, seconds: number): void {
-  requestMetrics.observe(flavour, method, status, seconds)
+  requestMetrics.observe(flavour, methodLabel(method), status, seconds)
 }
 
 /** The text a scrape gets: this process's registry, or (in a worker process) the sum over every process. */

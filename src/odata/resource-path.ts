@@ -173,10 +173,21 @@ function operationName(model: ServiceModel, name: string): string {
 }
 
 /**
+ * The forms the reference system's own clients send (1C:Enterprise's `standard.odata` documentation uses
+ * them; a client written against it sends nothing else), accepted on the reference flavour only: the token
+ * flavour keeps OData's grammar.
+ * - a bound action with empty parentheses: `Document_X(guid'…')/Post()`;
+ * - a virtual table without parentheses, its parameters in the query string: `…/SliceLast?Period=…`.
+ */
+export interface PathForms {
+  readonly referenceClientForms?: boolean
+}
+
+/**
  * Resolves the decoded path after the service root. `rawPath` is still percent-encoded; `''` is the
  * service document.
  */
-export function resolveResourcePath(model: ServiceModel, rawPath: string): ResourcePath {
+export function resolveResourcePath(model: ServiceModel, rawPath: string, forms: PathForms = {}): ResourcePath {
   const path = decodeUrlComponent(rawPath, 'The resource path')
   if (path === '' || path === '/') return { kind: 'serviceDocument' }
   const segments = splitSegments(path.startsWith('/') ? path.slice(1) : path)
@@ -194,7 +205,8 @@ export function resolveResourcePath(model: ServiceModel, rawPath: string): Resou
       return { kind: 'collection', set, count: true }
     const fn = set.functions.find((f) => f.name === operationName(model, second!.name))
     if (!fn) throw notFound(`${set.name} has no function or segment named ${JSON.stringify(second!.name)}`)
-    if (second!.parenthesized === undefined) throw new ODataError('InvalidUrl', `Call the function as ${fn.name}(…) with parentheses`)
+    if (second!.parenthesized === undefined && !forms.referenceClientForms)
+      throw new ODataError('InvalidUrl', `Call the function as ${fn.name}(…) with parentheses`)
     const count = tail.length === 1 && tail[0]!.name === '$count' && tail[0]!.parenthesized === undefined
     if (tail.length > 0 && !count) throw notFound(`Nothing follows ${fn.name}(…) but $count`)
     return { kind: 'function', set, function: fn, parameters: parseFunctionParameters(second!.parenthesized), count }
@@ -204,7 +216,8 @@ export function resolveResourcePath(model: ServiceModel, rawPath: string): Resou
   if (rest.length === 0) return { kind: 'entity', set, key }
   const [second, ...tail] = rest
   const action = set.actions.find((a) => a.name === operationName(model, second!.name))
-  if (action && second!.parenthesized === undefined && tail.length === 0) return { kind: 'action', set, key, action }
+  const bareCall = second!.parenthesized === undefined || (forms.referenceClientForms === true && second!.parenthesized.trim() === '')
+  if (action && bareCall && tail.length === 0) return { kind: 'action', set, key, action }
   const navigation = set.navigationByName.get(second!.name)
   if (!navigation || second!.parenthesized !== undefined) {
     if (set.propertyByName.has(second!.name)) throw notFound(`Addressing a single property (${second!.name}) is not supported; use $select`)

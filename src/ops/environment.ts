@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import AjvModule, { type ErrorObject } from 'ajv'
 import { CorsPolicy } from '../http/cors.js'
+import type { RetentionPolicy } from '../log/request-log-retention.js'
 import { ConfigurationError, type ConfigurationProblem } from '../model/configuration.js'
 import { configurationFile } from '../model/default-configuration.js'
 import { settingsFromEnvironment } from '../service/live-settings.js'
@@ -24,6 +25,8 @@ export interface ProcessEnvironment {
   readonly corsOrigins: string | undefined
   /** HTTP_PIPELINING: `serialize` puts the request-serialising front before uWS (src/front). */
   readonly pipelining: 'uws' | 'serialize'
+  /** REQUEST_LOG_KEEP_DAYS, REQUEST_LOG_KEEP_ROWS: how much of the request log is kept (docs/request-log.md). */
+  readonly logRetention: RetentionPolicy
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -43,6 +46,8 @@ const VARIABLES = {
     schema: { enum: ['uws', 'serialize'] },
     must: 'uws (uWS alone) or serialize (pipelined requests answered in order, through the front)',
   },
+  REQUEST_LOG_KEEP_DAYS: { schema: { type: 'number', minimum: 0, maximum: 36500 }, must: 'a number of days from 0 to 36500' },
+  REQUEST_LOG_KEEP_ROWS: { schema: { type: 'integer', minimum: 0, maximum: 1e12 }, must: 'a number of entries from 0' },
   METRICS_TOKEN: {
     schema: { type: 'string', minLength: 16, pattern: '^[\\x21-\\x7e]+$' },
     must: 'at least 16 visible ASCII characters, no spaces',
@@ -111,5 +116,9 @@ export function readEnvironment(environment: Readonly<Record<string, string | un
     metricsToken: values.METRICS_TOKEN as string | undefined,
     corsOrigins: environment.CORS_ORIGINS?.trim() || undefined,
     pipelining: (values.HTTP_PIPELINING as 'uws' | 'serialize' | undefined) ?? 'uws',
+    logRetention: {
+      keepDays: values.REQUEST_LOG_KEEP_DAYS as number | undefined,
+      keepRows: values.REQUEST_LOG_KEEP_ROWS as number | undefined,
+    },
   }
 }

@@ -24,10 +24,35 @@ export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/odata_registers
 
 const FORM = 'expected mysql://user:password@host:port/database (or host1:port1,host2:port2,… for the nodes of a cluster)'
 
+/**
+ * The URL as it may be printed or logged: its password masked (`mysql://app:***@db:3306/x`). Without an
+ * `@` there is no userinfo to mask, but a URL written without one may still hold a password where the
+ * port goes (`mysql://app:S3cret/x`): what follows a colon is masked when it is not a port.
+ */
+export function redactDatabaseUrl(url: string): string {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//.exec(url)?.[0] ?? ''
+  const rest = url.slice(scheme.length)
+  const end = rest.search(/[/?#]/)
+  const authority = end < 0 ? rest : rest.slice(0, end)
+  const at = authority.lastIndexOf('@')
+  let shown: string
+  if (at >= 0) {
+    const colon = authority.indexOf(':')
+    shown = colon >= 0 && colon < at ? `${authority.slice(0, colon)}:***${authority.slice(at)}` : authority
+  } else {
+    shown = authority
+      .split(',')
+      .map((host) => (/^(\[[^\]]*\]|[^:]*)(:\d{1,5})?$/.test(host) ? host : host.replace(/^(\[[^\]]*\]|[^:]*):.*$/, '$1:***')))
+      .join(',')
+  }
+  return scheme + shown + (end < 0 ? '' : rest.slice(end))
+}
+
 function parseHost(text: string): DatabaseHost {
   // host, host:port, [v6], [v6]:port
   const match = /^(\[[0-9A-Fa-f:.]+\]|[^:[\]]*)(?::(\d{1,5}))?$/.exec(text)
-  if (!match) throw new Error(`DATABASE_URL has a host that is not host:port (${JSON.stringify(text)}): ${FORM}`)
+  // Printed masked: without an `@`, what stands after a colon may be a password written where the port goes.
+  if (!match) throw new Error(`DATABASE_URL has a host that is not host:port (${JSON.stringify(redactDatabaseUrl(text))}): ${FORM}`)
   const port = match[2] === undefined ? 3306 : Number(match[2])
   if (port < 1 || port > 65535) throw new Error(`DATABASE_URL has a port out of range (${match[2]})`)
   const host = match[1]!.replace(/^\[(.*)\]$/, '$1')

@@ -11,6 +11,7 @@
 //   evaluated once per call over the configuration's accounts and becomes a list of account keys that
 //   the movements and totals are filtered by (an index seek on the account columns).
 import { ODataError } from '../errors.js'
+import type { QueryableSource } from '../odata/bind/queryable-source.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import { RecordCondition, type ConditionContext } from './condition.js'
 import type { AccountingTables } from './register-tables.js'
@@ -84,6 +85,19 @@ function accountRows(tables: AccountingTables): SqlFragment {
 }
 
 /**
+ * 1C's documentation writes an account condition with the register's name for the account (an
+ * AccountCondition of `Account_Key eq guid'…'`, §17.4.13.1.1), and its clients send it so: that name is
+ * the chart's own key, `Ref_Key`, here.
+ */
+const ACCOUNT_KEY_NAMES = { AccountCondition: 'Account_Key', BalancedAccountCondition: 'BalancedAccount_Key' } as const
+
+function withAccountKeyName(chart: QueryableSource, name: string): QueryableSource {
+  const key = chart.columnByName.get('Ref_Key')
+  if (key === undefined || chart.columnByName.has(name)) return chart
+  return { ...chart, columnByName: new Map([...chart.columnByName, [name, key]]) }
+}
+
+/**
  * The keys of the accounts an AccountCondition (or BalancedAccountCondition) selects; undefined when the
  * parameter is not given.
  */
@@ -97,7 +111,7 @@ export async function selectedAccounts(
   const text = args.conditions.get(parameter)
   if (text === undefined) return undefined
   if (tables.accounts.length === 0) return []
-  const chart = context.resolve(tables.chart.name)
+  const chart = withAccountKeyName(context.resolve(tables.chart.name), ACCOUNT_KEY_NAMES[parameter])
   const condition = RecordCondition.bindOver(text, chart, new Set(chart.columns.map((c) => c.name)), context, parameter)
   const query = condition.over(accountRows(tables), ['Ref_Key'])
   const rows = await run({ sql: query.text, parameters: query.parameters })

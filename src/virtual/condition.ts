@@ -109,6 +109,12 @@ export class RecordCondition {
       byName.set(name, this.records.columnByName.get(name) ?? syntheticColumn(name, name, 'Edm.Decimal'))
     }
     const columns = [...byName.values()]
+    const columnByName = new Map(columnMap(columns))
+    // A name the records give a column besides its own (an account's key as `Account_Key`) reads it here too.
+    for (const [alias, column] of this.records.columnByName) {
+      const kept = byName.get(column.name)
+      if (alias !== column.name && kept !== undefined) columnByName.set(alias, kept)
+    }
     const navigations = new Map<string, SourceNavigation>()
     for (const [name, navigation] of this.records.navigationByName) {
       if (navigation.kind === 'reference' && byName.has(navigation.foreignKey.name)) navigations.set(name, navigation)
@@ -117,7 +123,7 @@ export class RecordCondition {
       name: this.records.name,
       relation: typeof table === 'string' ? { kind: 'table', table } : { kind: 'derived', sql: table.text, parameters: table.parameters },
       columns,
-      columnByName: columnMap(columns),
+      columnByName,
       navigationByName: navigations,
       rowKey: [],
       ordering: [],

@@ -12,6 +12,7 @@ import { ODataError } from '../errors.js'
 import type { EntitySetModel } from '../model/model.js'
 import { PERIODICITIES, type Periodicity, type VirtualTableSignature } from '../model/virtual-tables.js'
 import { parseDateTime, unquoteString } from '../odata/literal.js'
+import { addSeconds } from './period-start.js'
 
 export interface VirtualTableArguments {
   readonly period?: string
@@ -44,15 +45,40 @@ export function unquoteLenient(name: string, text: string): string {
   throw invalid(name, `${name} must be a string in single quotes`)
 }
 
-function dateTime(name: string, text: string): string {
+/**
+ * How a bound with a fraction of a second becomes a stored date-time. Periods are stored to the second
+ * (DATETIME), so the contract's comparisons (decisions.md §6) select, for a whole-second `Period`, exactly
+ * what they select against the bound rounded: `Period < X` (Balance) and `Period ≥ X` (SliceFirst,
+ * StartPeriod) against X rounded up, `Period ≤ X` (SliceLast, EndPeriod) against X rounded down.
+ * Balance(Period=…T14:00:00.5) thus counts the movements of 14:00:00, which are before it.
+ */
+type Rounding = 'up' | 'down'
+
+interface Bound {
+  /** The stored form, the fraction of a second dropped. */
+  readonly floor: string
+  readonly fractional: boolean
+}
+
+function dateTime(name: string, text: string): Bound {
   let inner = text.trim()
   const prefixed = /^(datetime|datetimeoffset)'(.*)'$/i.exec(inner)
   if (prefixed) inner = prefixed[2]!
   else if (inner.startsWith("'") && inner.endsWith("'")) inner = inner.slice(1, -1)
   const value = parseDateTime(inner)
   if (value === undefined) throw invalid(name, `${name} must be a date-time such as datetime'2024-01-31T00:00:00'`)
-  return value
+  return { floor: value, fractional: /\.\d*[1-9]/.test(inner) }
 }
+
+function rounded(bound: Bound, rounding: Rounding): string {
+  if (!bound.fractional || rounding === 'down') return bound.floor
+  const up = addSeconds(bound.floor, 1)
+  // 9999-12-31T23:59:59.5 has no next second to be stored: every stored period is before it.
+  return up.length === bound.floor.length ? up : bound.floor
+}
+
+/** `Period` is an upper bound (`≤`) for SliceLast only. */
+const PERIOD_ROUNDING: Readonly<Record<string, Rounding>> = { SliceLast: 'down' }
 
 /** The register's dimensions by every name a client may use for them: `Warehouse` and `Warehouse_Key`. */
 function dimensionNames(set: EntitySetModel, signature: VirtualTableSignature): Map<string, string> {
@@ -105,18 +131,22 @@ export function parseVirtualTableArguments(
   }
 
   const conditions = new Map<string, string>()
+  let start: Bound | undefined
+  let end: Bound | undefined
   let result: { -readonly [K in keyof VirtualTableArguments]: VirtualTableArguments[K] } = { conditions }
   const dimensionsByName = dimensionNames(register, signature)
   for (const [name, text] of raw) {
     switch (name) {
       case 'Period':
-        result = { ...result, period: dateTime(name, text) }
+        result = { ...result, period: rounded(dateTime(name, text), PERIOD_ROUNDING[signature.name] ?? 'up') }
         break
       case 'StartPeriod':
-        result = { ...result, startPeriod: dateTime(name, text) }
+        start = dateTime(name, text)
+        result = { ...result, startPeriod: rounded(start, 'up') }
         break
       case 'EndPeriod':
-        result = { ...result, endPeriod: dateTime(name, text) }
+        end = dateTime(name, text)
+        result = { ...result, endPeriod: rounded(end, 'down') }
         break
       case 'Condition':
       case 'AccountCondition':
@@ -159,7 +189,12 @@ export function parseVirtualTableArguments(
       }
     }
   }
-  if (result.startPeriod !== undefined && result.endPeriod !== undefined && result.startPeriod > result.endPeriod) {
+  // Compared as given: StartPeriod=…:00.2 and EndPeriod=…:00.7 is a range, though it holds no whole second.
+  if (
+    start !== undefined &&
+    end !== undefined &&
+    (start.floor > end.floor || (start.floor === end.floor && start.fractional && !end.fractional))
+  ) {
     throw invalid('StartPeriod', 'StartPeriod is after EndPeriod')
   }
   return result

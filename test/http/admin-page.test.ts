@@ -49,6 +49,11 @@ t.test('the request log is paged, newest first, and filtered by status class and
     second.entries.map((entry: { url: string }) => entry.url),
     Array.from({ length: 10 }, (_, i) => `/p/${9 - i}`),
   )
+  for (const spelling of ['1e3', '0x2', '2.0', '%202', '+2', '0', '-1', '']) {
+    const refused = await service.request('GET', `${ADMIN}/log?subject=pager&page=${spelling}`, { headers: { authorization: DEMO_BASIC } })
+    t.equal(refused.status, 400, `page=${spelling}`)
+    t.equal(refused.json().error.code, 'InvalidQueryOption', `page=${spelling}`)
+  }
   const errors = await read('subject=pager&status=4xx')
   t.equal(errors.total, 30)
   t.ok(errors.entries.every((entry: { status: number }) => entry.status === 404))

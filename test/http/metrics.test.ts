@@ -9,6 +9,7 @@ import { blockSize } from '../../src/limits/rate-limiter.js'
 import { startServer } from '../../src/http/server.js'
 import { createServiceContext } from '../../src/service/service-context.js'
 import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { mulberry32 } from '../support/seeded-random.js'
 import { parseSamples, sample, type Samples } from '../support/prometheus-text.js'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, rawRequest, startTestService } from '../support/test-service.js'
 
@@ -152,4 +153,25 @@ t.test('without METRICS_TOKEN only the loopback interface is answered', async (t
     }, reject)
   })
   t.equal(remote, 403, `from ${outside.address}`)
+})
+
+t.test('thousands of invented methods, sent without credentials, add one series (method="other")', async (t) => {
+  const random = mulberry32(25)
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+  const seriesCount = (text: string) => text.split('\n').filter((line) => line.startsWith('odata_request')).length
+  const before = await service.request('GET', '/metrics')
+  for (let sent = 0; sent < 2000; sent += 100) {
+    const batchOfRequests: Promise<unknown>[] = []
+    for (let i = 0; i < 100; i++) {
+      let method = ''
+      for (let length = 20 + Math.floor(random() * 180); method.length < length; ) method += letters[Math.floor(random() * letters.length)]
+      batchOfRequests.push(service.request(method, `${REFERENCE_ROOT}Catalog_Products`))
+    }
+    await Promise.all(batchOfRequests)
+  }
+  const after = await service.request('GET', '/metrics')
+  t.notOk(/method="[A-Z]{20,}"/.test(after.text), 'no invented method is a label')
+  t.ok(/odata_requests_total\{[^}]*method="other"/.test(after.text), 'they are counted as other')
+  // One new series for `other` (per status it got, and its histogram's buckets), never one per method.
+  t.ok(seriesCount(after.text) - seriesCount(before.text) < 40, `series grew by ${seriesCount(after.text) - seriesCount(before.text)}`)
 })

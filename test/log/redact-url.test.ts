@@ -30,6 +30,19 @@ t.test('userinfo of absolute and scheme-relative URLs', async (t) => {
   t.equal(redactUrl('http://host/api/v4/X?mail=a@b'), 'http://host/api/v4/X?mail=a@b', 'an @ after the authority is kept')
 })
 
+t.test('userinfo whatever the shape of the URL around it', async (t) => {
+  t.equal(redactUrl(' http://u:PW@host/api/v4/X'), ' http://***@host/api/v4/X', 'leading space')
+  t.equal(redactUrl('\thttp://u:PW@host/api/v4/X'), '\thttp://***@host/api/v4/X', 'leading tab')
+  t.equal(redactUrl('\u00a0http://u:PW@host/api/v4/X'), '\u00a0http://***@host/api/v4/X', 'leading no-break space')
+  t.equal(redactUrl('\ufeffhttp://u:PW@host/api/v4/X'), '\ufeffhttp://***@host/api/v4/X', 'leading byte-order mark')
+  t.equal(redactUrl('http:\\\\u:PW@host/api/v4/X'), 'http:\\\\***@host/api/v4/X', 'backslashes')
+  t.equal(redactUrl('http:/\\u:PW@host/api/v4/X'), 'http:/\\***@host/api/v4/X', 'mixed slashes')
+  t.equal(redactUrl('http:u:PW@host/api/v4/X'), 'http:***@host/api/v4/X', 'no slashes')
+  t.equal(redactUrl('HTTP:%2F%2Fu:PW@host/api/v4/X'), 'HTTP:%2F%2F***@host/api/v4/X', 'percent-encoded slashes')
+  t.equal(redactUrl('/x?next=//u:PW@host/'), '/x?next=//***@host/', 'two slashes anywhere')
+  t.equal(redactUrl("Catalog_X?$filter=Description eq 'a@b'"), "Catalog_X?$filter=Description eq 'a@b'", 'an @ in a relative URL is kept')
+})
+
 t.test('configured tokens anywhere, literal or percent-encoded', async (t) => {
   t.equal(redactUrl("/api/v4/X?$filter=Code eq 'demo-token'", TOKENS), "/api/v4/X?$filter=Code eq '***'")
   t.equal(redactUrl('/api/v4/X%3Ftoken%3D%64emo%2dtoken', TOKENS), '/api/v4/X%3Ftoken%3D***')

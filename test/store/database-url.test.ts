@@ -1,6 +1,6 @@
 // DATABASE_URL: one host as before, or the nodes of a cluster, comma-separated, in order of preference.
 import t from 'tap'
-import { parseDatabaseUrl } from '../../src/store/database-url.js'
+import { parseDatabaseUrl, redactDatabaseUrl } from '../../src/store/database-url.js'
 
 t.test('one host, as it always was read', async (t) => {
   t.same(parseDatabaseUrl('mysql://root@127.0.0.1:3306/odata_registers'), {
@@ -39,4 +39,18 @@ t.test('what is not a database URL is refused with the form expected', async (t)
   t.throws(() => parseDatabaseUrl('mysql://h1:33a1/reg'), /host:port/)
   t.throws(() => parseDatabaseUrl('mysql://h1:3311,h1:3311/reg'), /twice/)
   t.throws(() => parseDatabaseUrl('mysql://h1:3311,h2/'), /must name a database/)
+})
+
+t.test('a printed URL never shows the password', async (t) => {
+  t.equal(redactDatabaseUrl('mysql://app:S3cretPw@db:3306/x'), 'mysql://app:***@db:3306/x')
+  t.equal(redactDatabaseUrl('mysql://app:p%40ss@w@h1:1,h2:2/x?ssl=1'), 'mysql://app:***@h1:1,h2:2/x?ssl=1')
+  t.equal(redactDatabaseUrl('mysql://root@127.0.0.1:3306/x'), 'mysql://root@127.0.0.1:3306/x', 'no password: unchanged')
+  t.equal(redactDatabaseUrl('mysql://[::1]:3307,h:2/x'), 'mysql://[::1]:3307,h:2/x', 'hosts and ports are kept')
+  t.equal(redactDatabaseUrl('mysql://app:S3cretPw/x'), 'mysql://app:***/x', 'a password where the port goes')
+  t.throws(() => parseDatabaseUrl('mysql://app:S3cretPw/x'))
+  try {
+    parseDatabaseUrl('mysql://app:S3cretPw/x')
+  } catch (error) {
+    t.notMatch((error as Error).message, /S3cretPw/, 'nor does an error about it')
+  }
 })

@@ -1,10 +1,15 @@
 // A running service for HTTP tests: its own database (migrated, optionally seeded), the demo model,
 // the uWS server on a free port, and a raw HTTP client that sends paths exactly as written (no
 // normalisation of dot segments or percent-encoding, unlike fetch).
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ResultSetHeader } from 'mysql2'
 import { startServer, type RunningServer } from '../../src/http/server.js'
+import { loadConfigurationFile } from '../../src/model/configuration.js'
 import { loadModel } from '../../src/model/load-model.js'
+import type { ResolvedSettings } from '../../src/model/model.js'
 import type { ServiceModel } from '../../src/model/model.js'
 import { seedDemoData } from '../../src/seed/seed-data.js'
 import { createServiceContext } from '../../src/service/service-context.js'
@@ -55,6 +60,15 @@ export function rawRequest(
     if (options.body !== undefined) request.write(options.body)
     request.end()
   })
+}
+
+/** A copy of the demo configuration with its request log at `level`, for `startTestService`'s `configFile`. */
+export function demoConfigurationWithLogLevel(level: ResolvedSettings['logLevel']): string {
+  const configuration = loadConfigurationFile('config/demo.json')
+  configuration.settings = { ...configuration.settings, logLevel: level }
+  const file = join(mkdtempSync(join(tmpdir(), 'log-level-')), `${level}.json`)
+  writeFileSync(file, JSON.stringify({ ...configuration, $schema: undefined }))
+  return file
 }
 
 export async function startTestService(

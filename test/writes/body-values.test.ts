@@ -106,6 +106,20 @@ t.test('references by X_Key or X@odata.bind; unknown properties are ignored', as
     'Warehouse@odata.bind',
     'another set',
   )
+  // A dot segment is refused here as in an operation URL, however it is spelt.
+  for (const address of [
+    `../Catalog_Warehouses(${key})`,
+    `/api/v4/x/../Catalog_Warehouses(${key})`,
+    `%2e%2E/Catalog_Warehouses(${key})`,
+    `./Catalog_Warehouses(${key})`,
+  ])
+    refused(
+      t,
+      () => bindReference(model, 'Catalog_Warehouses', address, 'Warehouse@odata.bind'),
+      'InvalidValue',
+      'Warehouse@odata.bind',
+      address,
+    )
   refused(
     t,
     () => bindReference(model, 'Catalog_Warehouses', "Catalog_Warehouses(guid'nope')", 'Warehouse@odata.bind'),

@@ -20,8 +20,8 @@ import type { IntakeLimits } from './intake-limits.js'
 export interface JsonScannerEvents {
   /**
    * A complete item of the `requests` array, as UTF-8 text (copied; owned by the receiver), with the
-   * number of member names its own level holds (repeats counted), which the receiver compares with the
-   * members JSON.parse keeps to find a repeated name without scanning the text again.
+   * number of member names it holds at every depth (its body's included, repeats counted), which the
+   * receiver compares with the members JSON.parse keeps to find a repeated name without scanning the text again.
    */
   item(text: Buffer, memberNames: number): void
   /** The complete value of a top-level member other than `requests` (to be checked, then dropped). */
@@ -365,8 +365,8 @@ export class GuardedJsonScanner {
 
   private beginKey(): void {
     this.countToken()
-    // The item's object is open one level below where its cut-out started.
-    if (this.capture === Capture.Item && this.depth === this.captureDepth + 1) this.itemMemberNames++
+    // The item's object is open one level below where its cut-out started; its body's objects deeper.
+    if (this.capture === Capture.Item && this.depth > this.captureDepth) this.itemMemberNames++
     this.stringIsKey = true
     this.stringLength = 0
     this.state = ScanState.InString

@@ -16,7 +16,7 @@ import { GuardedJsonScanner, type JsonScannerEvents } from './guarded-json-scann
 import { batchMalformed, batchTooLarge, tooManyOperations } from './intake-errors.js'
 import { type IntakeLimits, resolveIntakeLimits } from './intake-limits.js'
 import { operationFromJsonItem } from './json-request-item.js'
-import { repeatedMemberName } from './repeated-member-name.js'
+import { repeatedMemberName } from '../../odata/repeated-member-name.js'
 import { isUtf8 } from 'node:buffer'
 import { ODataError } from '../../errors.js'
 
@@ -98,9 +98,10 @@ class JsonIntake implements BatchIntake, JsonScannerEvents {
     const index = this.itemCount++
     const where = `Request ${index + 1} of the JSON batch`
     const item = parseJson(text, where)
-    // JSON.parse keeps one member per name: fewer members than the names the scanner counted means a
-    // repeated name, which a second scan then names. Items without one (all, in practice) skip it.
-    if (ownMemberCount(item) !== memberNames) {
+    // JSON.parse keeps one member per name: fewer members than the names the scanner counted (at every
+    // depth: the item's and its body's) means a repeated name, which a second scan then names. Items
+    // without one (all, in practice) skip it.
+    if (memberCount(item) !== memberNames) {
       const repeated = repeatedMemberName(text)
       if (repeated !== undefined) throw batchMalformed(`${where} has the member "${repeated}" twice.`)
     }
@@ -168,9 +169,18 @@ class JsonIntake implements BatchIntake, JsonScannerEvents {
 }
 
 /** Own members of a parsed item (an object: the scanner refuses any other item); for…in allocates nothing. */
-function ownMemberCount(item: unknown): number {
+/** The members of every object in a parsed JSON value. */
+function memberCount(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0
   let count = 0
-  for (const name in item as object) if (Object.hasOwn(item as object, name)) count++
+  if (Array.isArray(value)) {
+    for (const element of value) count += memberCount(element)
+    return count
+  }
+  for (const name in value) {
+    if (!Object.hasOwn(value, name)) continue
+    count += 1 + memberCount((value as Record<string, unknown>)[name])
+  }
   return count
 }
 

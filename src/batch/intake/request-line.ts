@@ -24,8 +24,9 @@ const HTTP_SLASH = [0x48, 0x54, 0x54, 0x50, 0x2f]
 /**
  * Checks the request line `data[start, end)` (without its line break; control characters other than tab
  * are refused by the head scanner; `words` is a DataView of `data`) and records where its method and
- * URL lie. The parts are separated by spaces (RFC 9112 §3); runs of spaces are tolerated. Returns the
- * problem, for a message, or undefined when the line is well formed.
+ * URL lie. The parts are separated by one space each (RFC 9112 §3): a run of spaces is refused, since
+ * parsers that collapse it and parsers that read an empty word from it see different requests. Returns
+ * the problem, for a message, or undefined when the line is well formed.
  */
 export function checkRequestLine(data: Buffer, words: DataView, start: number, end: number, ranges: RequestLineRanges): string | undefined {
   let methodEnd = start
@@ -33,8 +34,8 @@ export function checkRequestLine(data: Buffer, words: DataView, start: number, e
   if (methodEnd === start || methodEnd === end || data[methodEnd] !== SPACE) {
     return `the request line "${data.toString('utf8', start, end)}" is not "<METHOD> <url> HTTP/1.1"`
   }
-  let urlStart = methodEnd + 1
-  while (urlStart < end && data[urlStart] === SPACE) urlStart++
+  const urlStart = methodEnd + 1
+  if (isBlankByte(data[urlStart])) return 'the request line has more than one space after its method'
   let urlEnd = urlStart
   let tab = false
   for (; urlEnd < end; urlEnd++) {
@@ -47,6 +48,7 @@ export function checkRequestLine(data: Buffer, words: DataView, start: number, e
   }
   if (urlEnd === urlStart) return 'the request line has no URL'
   if (tab) return 'the URL of the request line holds a tab'
+  if (urlEnd + 1 < end && isBlankByte(data[urlEnd + 1])) return 'the request line has more than one space after its URL'
   ranges.methodEnd = methodEnd
   ranges.urlStart = urlStart
   ranges.urlEnd = urlEnd

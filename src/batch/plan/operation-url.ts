@@ -4,8 +4,11 @@
 //   absolute, same host                  http://host/api/v4/Catalog_Products(…)
 //   a reference to an earlier operation  $1, $1/Post, $1/Goods
 // Refused with 400 UnsafeOperationUrl, for that operation only: a `.` or `..` segment in any spelling
-// (`%2e`, `%2E%2E`, mixed), another host, another service root (the other flavour included).
+// (`%2e`, `%2E%2E`, mixed), another host, another service root (the other flavour included), whitespace or a
+// control character at either end.
 import { ODataError } from '../../errors.js'
+import { redactUrl } from '../../log/redact-url.js'
+import { hasDotSegment } from '../../odata/dot-segment.js'
 
 export interface OperationUrlContext {
   /** The batch request's Host header (compared case-insensitively). */
@@ -23,19 +26,10 @@ export type OperationTarget =
   | { readonly kind: 'reference'; readonly id: string; readonly rest: string; readonly query: string }
 
 function unsafe(url: string, why: string): ODataError {
-  const shown = url.length > 200 ? `${url.slice(0, 200)}…` : url
+  // The message is answered and may be logged: no credential in it.
+  const redacted = redactUrl(url)
+  const shown = redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted
   return new ODataError('UnsafeOperationUrl', `The operation URL ${JSON.stringify(shown)} ${why}`)
-}
-
-/** True when a path has a `.` or `..` segment, however its dots are spelt. */
-export function hasDotSegment(path: string): boolean {
-  // Most paths have no dot in any spelling: no need to split them.
-  if (!path.includes('.') && !path.includes('%2')) return false
-  for (const raw of path.split('/')) {
-    const segment = raw.replace(/%2e/gi, '.')
-    if (segment === '.' || segment === '..') return true
-  }
-  return false
 }
 
 function splitQuery(url: string): [string, string] {
@@ -43,8 +37,14 @@ function splitQuery(url: string): [string, string] {
   return question < 0 ? [url, ''] : [url.slice(0, question), url.slice(question + 1)]
 }
 
+/** Whitespace or a control character (a tab, U+00A0, U+FEFF, …) at either end. */
+const PADDED = /^[\s\p{C}]|[\s\p{C}]$/u
+
 export function resolveOperationUrl(url: string, context: OperationUrlContext): OperationTarget {
-  const [rawPath, query] = splitQuery(url.trim())
+  // A URL is never padded: a padded one would run while its other readers (the request log's redaction,
+  // a proxy's rules) read it differently from the service.
+  if (PADDED.test(url)) throw unsafe(url, 'starts or ends with whitespace')
+  const [rawPath, query] = splitQuery(url)
   if (hasDotSegment(rawPath)) throw unsafe(url, 'has a dot segment')
 
   if (rawPath.startsWith('$') && !rawPath.startsWith('$metadata') && !rawPath.startsWith('$batch')) {

@@ -9,6 +9,8 @@
 // References are not checked for existence: as in the reference system, a reference to an object that
 // does not exist (yet, or any more) is a legal value, and checking would cost a query per reference.
 import { isUtf8 } from 'node:buffer'
+import { hasDotSegment } from '../../odata/dot-segment.js'
+import { repeatedMemberName } from '../../odata/repeated-member-name.js'
 import { ODataError } from '../../errors.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../../model/model.js'
 import { decodeUrlComponent, parseKeyPredicate } from '../../odata/resource-path.js'
@@ -67,6 +69,9 @@ function parseJson(request: ServiceRequest, required: boolean): JsonObject | und
     throw new ODataError('InvalidBody', `The body is not valid JSON: ${(error as Error).message}`)
   }
   if (!isJsonObject(parsed)) throw new ODataError('InvalidBody', 'The body must be a JSON object')
+  // JSON.parse keeps the last of two members of one name; the body would be written as half of what it says.
+  const repeated = repeatedMemberName(body)
+  if (repeated !== undefined) throw new ODataError('InvalidBody', `The body has the member ${JSON.stringify(repeated)} twice in one object`)
   return parsed
 }
 
@@ -77,6 +82,7 @@ function parseJson(request: ServiceRequest, required: boolean): JsonObject | und
 export function bindReference(model: ServiceModel, targetSetName: string, value: unknown, target: string): string {
   if (typeof value !== 'string')
     throw invalidValue(target, `expected the address of an entity of ${targetSetName}, got ${value === null ? 'null' : typeof value}`)
+  if (hasDotSegment(value)) throw invalidValue(target, 'has a dot segment (. or ..); address the entity directly')
   let text: string
   try {
     text = decodeUrlComponent(value.trim())

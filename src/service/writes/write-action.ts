@@ -19,7 +19,19 @@ import { checkPreconditions, entityTag } from './preconditions.js'
 import { lockEntity, readTablePart, type WriteOperation } from './write-object.js'
 import { noContent } from './write-result.js'
 
+/**
+ * The media types a browser form sends (and a page on another site may send without asking first): an
+ * action's parameters are JSON, and a bodiless `Post` sent as a form is a forged one.
+ */
+const FORM_MEDIA_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)\s*(;|$)/i
+
 function checkParameters(request: ServiceRequest, action: ActionModel): void {
+  const contentType = request.headers.get('content-type')
+  if (contentType !== undefined && FORM_MEDIA_TYPES.test(contentType))
+    throw new ODataError(
+      'UnsupportedMediaType',
+      `${action.name} takes its parameters as application/json, not ${contentType.slice(0, 100)}`,
+    )
   const body = parseJsonBody(request, false)
   if (!body) return
   for (const [name, value] of Object.entries(body)) {

@@ -1,17 +1,10 @@
 // service.md §4.4 rule 8 and decisions.md §8: at the `writes` level a batch of reads only is not logged;
 // a batch that writes is, with its operations under the same batch id.
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import t from 'tap'
 import { buildJsonBatch } from '../../support/build-batch-body.js'
-import { loadConfigurationFile } from '../../../src/model/configuration.js'
-import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
+import { demoConfigurationWithLogLevel, startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
-const configuration = loadConfigurationFile('config/demo.json')
-configuration.settings = { ...configuration.settings, logLevel: 'writes' }
-const configFile = join(mkdtempSync(join(tmpdir(), 'log-level-')), 'writes.json')
-writeFileSync(configFile, JSON.stringify({ ...configuration, $schema: undefined }))
+const configFile = demoConfigurationWithLogLevel('writes')
 const service = await startTestService('batch_log_levels', { configFile })
 t.teardown(() => service.close())
 const pool = service.database.pool

@@ -325,6 +325,23 @@ t.test('a request item that names a member twice is 400 (RFC 7493 §2.3), howeve
   for (const [name, text, member] of cases) {
     t.equal(expectMalformed(t, name, item.replace('ITEM', text)), `Request 2 of the JSON batch has the member "${member}" twice.`, name)
   }
+  // A body that names a member twice in one of its objects would be written as half of what it says.
+  t.equal(
+    expectMalformed(
+      t,
+      'a body member twice',
+      item.replace('ITEM', '{"id":"2","method":"post","url":"B","body":{"Description":"a","Description":"b"}}'),
+    ),
+    'Request 2 of the JSON batch has the member "Description" twice.',
+  )
+  t.equal(
+    expectMalformed(
+      t,
+      'a table-part row member twice',
+      item.replace('ITEM', '{"id":"2","method":"post","url":"B","body":{"Goods":[{"Quantity":1,"Quantity":2}]}}'),
+    ),
+    'Request 2 of the JSON batch has the member "Quantity" twice.',
+  )
   // The same name at another level, or inside strings, is no repetition of the item's members.
   const outcome = parse(
     '{"requests":[{"id":"1","method":"post","url":"A","headers":{"method":"x"},"body":{"id":"b","url":"\\"url\\":","Lines":[{"id":1},{"id":2}]}}]}',

@@ -136,9 +136,21 @@ t.test('a request line needs its URL and its HTTP version (service.md §2.3)', a
   )
   t.equal(
     expectMalformed(t, 'no HTTP version, blanks after the URL', part('DELETE People(1)  ')),
-    'Part 1: the request line "DELETE People(1)  " has no HTTP version ("<METHOD> <url> HTTP/1.1").',
+    'Part 1: the request line has more than one space after its URL.',
   )
-  t.equal(expectMalformed(t, 'an empty URL before the version', part('GET  HTTP/1.1')), 'Part 1: the request line has no URL.')
+  t.equal(
+    expectMalformed(t, 'an empty URL before the version', part('GET  HTTP/1.1')),
+    'Part 1: the request line has more than one space after its method.',
+  )
+  t.equal(
+    expectMalformed(t, 'two spaces after the method', part('GET  People HTTP/1.1')),
+    'Part 1: the request line has more than one space after its method.',
+  )
+  t.equal(
+    expectMalformed(t, 'two spaces before the version', part('GET People  HTTP/1.1')),
+    'Part 1: the request line has more than one space after its URL.',
+  )
+  t.equal(expectMalformed(t, 'a tab before the version', part('GET People\tHTTP/1.1')), 'Part 1: the URL of the request line holds a tab.')
   t.equal(expectMalformed(t, 'the version where the URL goes', part('GET HTTP/1.1')), 'Part 1: the request line has no URL.')
   t.equal(expectMalformed(t, 'an empty URL', part('GET ')), 'Part 1: the request line has no URL.')
   const inChangeSet =

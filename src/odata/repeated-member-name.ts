@@ -1,7 +1,8 @@
-// The first member name that a JSON object's text repeats at its own level, for a JSON batch's request
-// items: JSON.parse keeps the last of two `"method"` members silently, so an item that says two things
-// would run as one of them. RFC 7493 §2.3 (I-JSON, which OData JSON follows) forbids duplicate names;
-// the intake refuses such an item (400).
+// The first member name that a JSON object's text repeats within one object, at any depth: JSON.parse
+// keeps the last of two `"Description"` members silently, so a body (or a batch's request item) that says
+// two things would be written as one of them. RFC 7493 §2.3 (I-JSON, which OData JSON follows) forbids
+// duplicate names; an entity body, an action's parameters and a JSON batch's request item holding one are
+// refused (400).
 //
 // Called on text that JSON.parse has accepted, so the grammar is known to hold: the scan only tracks
 // nesting and skips strings (Buffer.indexOf for their closing quote).
@@ -14,29 +15,33 @@ const CLOSE_BRACE = 0x7d
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
 
-/** `text` is one JSON object; returns a name its top level holds twice (decoded), or undefined. */
+/** `text` is JSON text; returns a name one of its objects holds twice (decoded), or undefined. */
 export function repeatedMemberName(text: Buffer): string | undefined {
-  const names = new Set<string>()
-  let depth = 0
+  // The names of each open container: a Set for an object, undefined for an array.
+  const open: (Set<string> | undefined)[] = []
   let expectName = false
   for (let position = 0; position < text.length; position++) {
     const code = text[position]
     if (code === QUOTE) {
       const close = closingQuote(text, position + 1)
-      if (depth === 1 && expectName) {
+      if (expectName) {
+        const names = open[open.length - 1]!
         const name = decodeName(text, position, close + 1)
         if (names.has(name)) return name
         names.add(name)
         expectName = false
       }
       position = close
-    } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      depth++
-      if (depth === 1) expectName = true
-    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
-      depth--
-    } else if (code === COMMA && depth === 1) {
+    } else if (code === OPEN_BRACE) {
+      open.push(new Set())
       expectName = true
+    } else if (code === OPEN_BRACKET) {
+      open.push(undefined)
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      open.pop()
+      expectName = false
+    } else if (code === COMMA) {
+      expectName = open[open.length - 1] !== undefined
     }
   }
   return undefined
