@@ -125,16 +125,23 @@ export interface CatalogKeys {
 
 export async function catalogKeys(database: string): Promise<CatalogKeys> {
   const connection = await nodeConnection(1, database)
+  try {
+    return await catalogKeysFrom(connection)
+  } finally {
+    await connection.end()
+  }
+}
+
+/** The first warehouse, product, counterparty and organisation by code, read through any connection or pool. */
+export async function catalogKeysFrom(source: Pick<Connection, 'query'>): Promise<CatalogKeys> {
   const first = async (table: string) =>
-    ((await connection.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code LIMIT 1`))[0] as { Ref_Key: string }[])[0]!.Ref_Key
-  const keys = {
+    ((await source.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code LIMIT 1`))[0] as { Ref_Key: string }[])[0]!.Ref_Key
+  return {
     warehouse: await first('c_Warehouses'),
     product: await first('c_Products'),
     counterparty: await first('c_Counterparties'),
     organization: await first('c_Организации'),
   }
-  await connection.end()
-  return keys
 }
 
 export interface PlannedDocument {

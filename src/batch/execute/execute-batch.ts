@@ -18,6 +18,7 @@ import type { JsonValue } from '../intake/index.js'
 import { operationJsonBody, type BatchPlan, type PlannedOperation, type PlanStep } from '../plan/plan-batch.js'
 import { CollectingSink, errorResponse, type CollectedResponse } from './collecting-sink.js'
 import { isDeadlock } from '../../store/transaction.js'
+import { isDatabaseUnreachable } from '../../database-failures.js'
 import type { WriteResult } from '../../service/writes/write-result.js'
 import { findCoalescibleRun } from './coalesced-run.js'
 import type { RequestLogEntry } from '../../log/request-log.js'
@@ -214,6 +215,7 @@ export async function executeBatch(
   const runOne = async (
     planned: PlannedOperation,
     run: (request: ServiceRequest, sink: ResponseSink) => Promise<void>,
+    inChangeSet = false,
   ): Promise<CollectedResponse> => {
     const dependency = dependencyFailure(planned, failedNames)
     if (dependency) return errorResponse(dependency)
@@ -223,8 +225,10 @@ export async function executeBatch(
       await run(request, sink)
       if (!sink.done) throw new ODataError('InternalError', 'The operation gave no response')
     } catch (error) {
-      // A deadlock victim: the transaction runs the whole change set again (runInTransaction).
-      if (isDeadlock(error)) throw error
+      // A deadlock victim: the transaction runs the whole change set again (runInTransaction). So does a
+      // change set whose node failed before its COMMIT: nothing of it was committed, and it runs again on
+      // the next node; answered here it would be an operation's 503 and a set not applied.
+      if (isDeadlock(error) || (inChangeSet && isDatabaseUnreachable(error))) throw error
       return errorResponse(toODataError(error))
     }
     return remember(planned, sink.result())
@@ -307,7 +311,7 @@ export async function executeBatch(
             continue
           }
           const planned = step.operations[i++]!
-          const response = await runOne(planned, (request, sink) => scope.run(request, sink))
+          const response = await runOne(planned, (request, sink) => scope.run(request, sink), true)
           const outcome = { planned, response }
           outcomes.push(outcome)
           if (failed(response)) {
