@@ -11,7 +11,7 @@ import { BulkWriter } from '../store/bulk-writer.js'
 import { id, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
-import { recomputeTotals } from '../store/totals.js'
+import { recomputeTotals } from '../store/totals-rebuild.js'
 import { Random, ZipfSampler } from './random.js'
 import { StockLedger } from './stock-ledger.js'
 

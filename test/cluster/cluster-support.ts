@@ -252,6 +252,8 @@ export interface NodeState {
   readonly goodsRows: number
   readonly movements: number
   readonly rateOperations: number
+  /** The rate rule's windows the counters have a row for (one per rule and window). */
+  readonly rateWindows: number
   readonly batchLogEntries: number
 }
 
@@ -296,6 +298,7 @@ export async function nodeState(node: number, database: string, model: ServiceMo
       goodsRows: (await one('SELECT COUNT(*) FROM d_GoodsReceipt__Goods')) + (await one('SELECT COUNT(*) FROM d_GoodsSale__Goods')),
       movements: await one('SELECT COUNT(*) FROM ar_Stock'),
       rateOperations: await one("SELECT COALESCE(SUM(operations), 0) FROM _rate_counters WHERE subject = 'demo'"),
+      rateWindows: await one("SELECT COUNT(*) FROM _rate_counters WHERE subject = 'demo'"),
       batchLogEntries: await one("SELECT COUNT(*) FROM request_log WHERE url LIKE '%$batch%'"),
     }
   } finally {
