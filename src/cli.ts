@@ -18,7 +18,7 @@ import { parseDatabaseUrl } from './store/database-url.js'
 import { migrate } from './store/migrate.js'
 import { createPool, ensureDatabase, type Pool } from './store/pool.js'
 import { schemaDifferences } from './store/schema-check.js'
-import { recomputeTotals } from './store/totals-rebuild.js'
+import { DEFAULT_PIECE_ROWS, rebuildTotals } from './store/totals-rebuild.js'
 import { checkTotals, describeTotalsCheck } from './store/totals-check.js'
 import { driveCommand } from './tools/drive/drive-command.js'
 import { loadCommand } from './tools/load/load-command.js'
@@ -39,6 +39,14 @@ function scaleFrom(args: string[]): number {
   if (!Number.isFinite(scale) || scale < 0 || scale > 100_000)
     throw new Error(`SEED_SCALE / --scale must be a number from 0 to 100000 (got ${text})`)
   return scale
+}
+
+/** `--piece-rows N`: the movements one piece of the totals rebuild reads at most (one month may hold more). */
+function pieceRowsFrom(args: string[]): number {
+  const text = option(args, '--piece-rows') ?? String(DEFAULT_PIECE_ROWS)
+  const rows = Number(text)
+  if (!Number.isInteger(rows) || rows < 1) throw new Error(`--piece-rows must be a whole number of at least 1 (got ${text})`)
+  return rows
 }
 
 function progressBar(scale: number): SeedProgress | undefined {
@@ -203,10 +211,14 @@ async function main(): Promise<void> {
       return
     }
     case 'recompute-totals': {
+      const pieceRows = pieceRowsFrom(args)
       const model = loadModel(configPath())
       const pool = await prepareDatabase(model)
-      await recomputeTotals(pool, model)
-      console.log('totals recomputed from movements')
+      const started = Date.now()
+      const report = await rebuildTotals(pool, model, { pieceRows })
+      console.log(
+        `totals recomputed from movements${report.resumed ? ' (an interrupted rebuild finished)' : ''}: ${report.pieces} piece(s), the largest ${report.largestPieceRows} rows, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      )
       await pool.end()
       return
     }
@@ -221,7 +233,7 @@ async function main(): Promise<void> {
       return
     default:
       throw new Error(
-        `unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, verify, check-config, load, drive`,
+        `unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals [--piece-rows N], verify, check-config, load, drive`,
       )
   }
 }

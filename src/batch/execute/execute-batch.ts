@@ -8,6 +8,7 @@
 // - outside change sets the batch stops at the first failure unless continue-on-error was preferred;
 // - JSON: an operation whose dependsOn target failed is answered 424 without running.
 import { ODataError, toODataError } from '../../errors.js'
+import { logger } from '../../log/logger.js'
 import type { ServiceModel, SubjectModel } from '../../model/model.js'
 import { parseQueryOptions } from '../../odata/query-options.js'
 import { resolveResourcePath, type ResourcePath } from '../../odata/resource-path.js'
@@ -161,6 +162,13 @@ function substituteBindings(value: JsonValue, locations: ReadonlyMap<string, str
   return result
 }
 
+/** The error an operation is answered with; one that is no known failure (500) is logged with its cause, which its answer does not show. */
+function answeredError(error: unknown): ODataError {
+  const answer = toODataError(error)
+  if (answer.status === 500 && answer !== error) logger.error({ err: error }, 'a batch operation failed unexpectedly')
+  return answer
+}
+
 export async function executeBatch(
   plan: BatchPlan,
   execution: BatchExecution,
@@ -229,7 +237,7 @@ export async function executeBatch(
       // change set whose node failed before its COMMIT: nothing of it was committed, and it runs again on
       // the next node; answered here it would be an operation's 503 and a set not applied.
       if (isDeadlock(error) || (inChangeSet && isDatabaseUnreachable(error))) throw error
-      return errorResponse(toODataError(error))
+      return errorResponse(answeredError(error))
     }
     return remember(planned, sink.result())
   }
@@ -326,7 +334,7 @@ export async function executeBatch(
     } catch (error) {
       // The commit itself failed (deadlock, lost connection): the whole set failed with it.
       // It is charged to the last operation that ran, whose outcome it replaces: one outcome per operation.
-      const response = errorResponse(toODataError(error))
+      const response = errorResponse(answeredError(error))
       const last = outcomes.length - 1
       failure = { planned: step.operations[Math.max(0, last)]!, response }
       if (last >= 0) outcomes[last] = failure
