@@ -39,9 +39,11 @@ const UNREACHABLE_CODES = new Set([
  * - 1053 ER_SERVER_SHUTDOWN: the server is shutting down;
  * - 1927 ER_CONNECTION_KILLED: the connection was killed (a shutdown, a node leaving the cluster);
  * - 1180 ER_ERROR_DURING_COMMIT: the COMMIT failed in the engine or in replication (Galera: the write set
- *   could not be replicated while the cluster changed); the transaction is rolled back.
+ *   could not be replicated while the cluster changed); the transaction is rolled back;
+ * - 1152 ER_ABORTING_CONNECTION, 1158-1161 ER_NET_READ_ERROR, ER_NET_READ_INTERRUPTED, ER_NET_ERROR_ON_WRITE,
+ *   ER_NET_WRITE_INTERRUPTED: the server lost the connection's packets (a node going away mid-handshake).
  */
-export const NODE_UNAVAILABLE_ERRNOS = new Set([ER_NODE_NOT_READY, 1053, 1927, 1180])
+export const NODE_UNAVAILABLE_ERRNOS = new Set([ER_NODE_NOT_READY, 1053, 1927, 1180, 1152, 1158, 1159, 1160, 1161])
 
 /**
  * The connection is gone: the driver reports an unreachable server by its code, or marks the error fatal

@@ -100,13 +100,13 @@ t.test('rebuilt while change sets are posted, the totals equal a recomputation',
   t.teardown(() => server.close())
   const keys = await catalogKeysFrom(db.pool)
   const documentsBefore = (await count('SELECT COUNT(*) FROM d_GoodsReceipt')) + (await count('SELECT COUNT(*) FROM d_GoodsSale'))
-  const clients = planBatches({ clients: 2, batchesPerClient: 12, documentsPerBatch: 3, rowsPerDocument: 2 })
+  const clients = planBatches({ clients: 2, batchesPerClient: 20, documentsPerBatch: 3, rowsPerDocument: 2 })
   let posting = true
   const posted = runClients(keys, clients, () => server.port).finally(() => (posting = false))
   let rebuilds = 0
   // Small pieces, again and again while the clients post: writes land before, between and during pieces.
   while (posting || rebuilds === 0) {
-    await rebuildTotals(db.pool, model, { pieceRows: 50, pieceGroups: 3 })
+    await rebuildTotals(db.pool, model, { pieceRows: 300, pieceGroups: 40 })
     rebuilds++
   }
   await posted
