@@ -81,6 +81,10 @@ datadir=$dir/data
 socket=$dir/mariadbd.sock
 pid-file=$dir/mariadbd.pid
 log-error=$dir/error.log
+# A temporary directory of its own: at start a server deletes every '#sql*' file in its tmpdir, and with the
+# machine's /tmp shared, each node (re)started deleted the temporary tables of the other servers' running
+# statements ("Error on delete of '/tmp/#sql-temptable-….MAI' (Errcode: 2)").
+tmpdir=$dir/tmp
 port=$(sql_port "$i")
 bind-address=$HOST
 user=mysql
@@ -110,7 +114,7 @@ start_node() { # start_node I N [bootstrap]
   local i=$1 n=$2 bootstrap=${3:-} dir="$ROOT/node$1" server
   server=$(find_server)
   if node_pid "$i" >/dev/null; then return 0; fi
-  mkdir -p "$dir/data"
+  mkdir -p "$dir/data" "$dir/tmp"
   chown -R mysql:mysql "$dir" 2>/dev/null || true
   write_config "$i" "$n"
   if [ -n "$bootstrap" ]; then

@@ -140,7 +140,8 @@ async function answerBatch(
 
   try {
     if (logState !== 'committed') await context.requestLog.writeBatch(entries(recorder.entries), { lookFirst: logState === 'uncertain' })
-  } catch {
+  } catch (error) {
+    logger.error({ err: error }, 'the request log of a batch could not be written')
     // service.md §7: the operations are committed; say which ran, so the client can reconcile.
     const details = recorder.entries.map(({ outcome, status }) => ({
       code: String(status),

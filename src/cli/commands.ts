@@ -45,9 +45,11 @@ ${ENVIRONMENT}`,
   },
   'recompute-totals': {
     summary: 'rebuild every register total from the movements',
-    usage: `odata-registers recompute-totals
-  Migrates, then rebuilds the totals tables of every register from its active movements (docs/operations.md,
-  "Backup and restore"). Writes to the database: stop writers first.
+    usage: `odata-registers recompute-totals [--piece-rows N]
+  Migrates, then rebuilds the totals tables of every register from its active movements, in pieces that are
+  each their own transaction; an interrupted rebuild goes on where it stopped when run again. Writes may go
+  on meanwhile (docs/totals.md).
+  --piece-rows N   the movements one piece reads at most (200000; a month holding more is a piece of its own)
 ${ENVIRONMENT}`,
     run: async (args) => (await import('./database-commands.js')).recomputeTotalsCommand(args),
   },

@@ -10,8 +10,8 @@ import { parseDatabaseUrl } from '../store/database-url.js'
 import { migrate } from '../store/migrate.js'
 import { createPool, ensureDatabase, type Pool } from '../store/pool.js'
 import { schemaDifferences } from '../store/schema-check.js'
-import { recomputeTotals } from '../store/totals.js'
 import { checkTotals, describeTotalsCheck } from '../store/totals-check.js'
+import { DEFAULT_PIECE_ROWS, rebuildTotals } from '../store/totals-rebuild.js'
 import type { CommandArguments } from '../tools/shared/command-arguments.js'
 import { commandOptions } from './command-options.js'
 
@@ -75,12 +75,23 @@ export async function seedCommand(args: readonly string[]): Promise<number> {
   return 0
 }
 
+/** `--piece-rows N`: the movements one piece of the totals rebuild reads at most (one month may hold more). */
+function pieceRowsFrom(options: CommandArguments): number {
+  const text = options.value('piece-rows') ?? String(DEFAULT_PIECE_ROWS)
+  const rows = Number(text)
+  if (!Number.isInteger(rows) || rows < 1) throw new Error(`--piece-rows must be a whole number of at least 1 (got ${text})`)
+  return rows
+}
+
 export async function recomputeTotalsCommand(args: readonly string[]): Promise<number> {
-  commandOptions('recompute-totals', args)
+  const pieceRows = pieceRowsFrom(commandOptions('recompute-totals', args, { values: ['piece-rows'] }))
   const model = configuredModel()
   const pool = await prepareDatabase(model)
-  await recomputeTotals(pool, model)
-  console.log('totals recomputed from movements')
+  const started = Date.now()
+  const report = await rebuildTotals(pool, model, { pieceRows })
+  console.log(
+    `totals recomputed from movements${report.resumed ? ' (an interrupted rebuild finished)' : ''}: ${report.pieces} piece(s), the largest ${report.largestPieceRows} rows, ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  )
   await pool.end()
   return 0
 }

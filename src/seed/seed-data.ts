@@ -2,6 +2,14 @@
 // "Seed data"), driven by the configuration's `seed` section and the model. Documents are posted by
 // the same posting plan `Post` uses, written with multi-row INSERTs, and the totals are rebuilt from
 // the movements at the end. Idempotent: a marker row remembers the scale that was seeded.
+//
+// Resumable: a large scale takes most of an hour, so its progress is recorded (`seed_progress` in
+// `_service_state`: the stage, and how many documents are written) after the catalogs, every
+// CHECKPOINT_DOCUMENTS documents, and after each later stage, each time once every row before it is
+// written. A seed run again after an interruption makes the same rows again from the start (the generator
+// is deterministic, and later documents depend on the stock of earlier ones), drops those recorded as
+// written, and sends those that may have been written after the last record with INSERT IGNORE
+// (src/store/bulk-writer.ts). The totals rebuild resumes on its own (src/store/totals-rebuild.ts).
 import type { AttributeConfig, SeedConfig } from '../model/configuration.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../model/model.js'
 import { EMPTY_GUID } from '../model/model.js'
@@ -11,7 +19,7 @@ import { BulkWriter } from '../store/bulk-writer.js'
 import { id, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
-import { recomputeTotals } from '../store/totals.js'
+import { recomputeTotals } from '../store/totals-rebuild.js'
 import { Random, ZipfSampler } from './random.js'
 import { StockLedger } from './stock-ledger.js'
 
@@ -26,6 +34,22 @@ export interface SeedProgress {
   start(total: number, label: string): void
   advance(by: number): void
   stop(): void
+  /** Told when every row of the first `documents` documents is written, before that is recorded. */
+  written?(documents: number): void
+}
+
+/** The `_service_state` entry of a seed under way. */
+export const SEED_PROGRESS_MARKER = 'seed_progress'
+/** Documents between two records of a seed's progress. */
+export const CHECKPOINT_DOCUMENTS = 20_000
+
+type SeedStage = 'documents' | 'daily records' | 'totals'
+
+interface SeedProgressRecord {
+  readonly scale: number
+  readonly version: number
+  readonly stage: SeedStage
+  readonly documentsDone: number
 }
 
 export const SILENT_PROGRESS: SeedProgress = { start() {}, advance() {}, stop() {} }
@@ -78,6 +102,8 @@ class SeedGenerator {
     private readonly writer: BulkWriter,
     private readonly scale: number,
     private readonly progress: SeedProgress,
+    /** Writes every buffered row and records that the first `documents` documents are written. */
+    private readonly checkpoint: (documents: number) => Promise<void>,
   ) {
     this.random = new Random(20240101 + scale)
     this.seed = model.configuration.seed ?? {}
@@ -165,7 +191,8 @@ class SeedGenerator {
     }
   }
 
-  async documents(): Promise<number> {
+  /** Makes the documents; those before `resumeFrom` were written by an earlier run and are made, not written. */
+  async documents(resumeFrom = 0, every = CHECKPOINT_DOCUMENTS): Promise<number> {
     const mix = (this.seed.documentMix ?? []).filter((m) => m.share > 0 && this.model.entitySetByName.has(`Document_${m.document}`))
     const total = (this.seed.documentsPerScale ?? 0) * this.scale
     if (mix.length === 0 || total === 0) return 0
@@ -179,6 +206,8 @@ class SeedGenerator {
     const warmUp = Math.ceil(total * 0.05)
     this.progress.start(total, 'documents')
     for (let n = 0; n < total; n++) {
+      if (n === resumeFrom) this.writer.skipping = false
+      if (n > resumeFrom && n % every === 0) await this.checkpoint(n)
       let pick = this.random.next() * shareSum
       let choice = mix[0]!
       if (n >= warmUp) {
@@ -378,7 +407,7 @@ class SeedGenerator {
 export async function seedDemoData(
   pool: Pool,
   model: ServiceModel,
-  options: { scale: number; progress?: SeedProgress; force?: boolean },
+  options: { scale: number; progress?: SeedProgress; force?: boolean; checkpointDocuments?: number },
 ): Promise<SeedResult> {
   const existing = await readSeedMarker(pool)
   if (existing && !options.force) {
@@ -392,24 +421,58 @@ export async function seedDemoData(
         : `the database holds seed data of scale ${existing.scale} (generator ${existing.version}); keeping it (run \`node build/src/cli.js seed --scale ${options.scale} --force\` to replace it)`,
     }
   }
-  if (existing) await clearSeededTables(pool, model)
+  const left = existing ? undefined : await readSeedProgress(pool)
+  const resumed = left !== undefined && left.scale === options.scale && left.version === GENERATOR_VERSION ? left : undefined
+  if (existing || (left !== undefined && resumed === undefined)) await clearSeededTables(pool, model)
   const writer = new BulkWriter(pool)
-  const generator = new SeedGenerator(model, writer, options.scale, options.progress ?? SILENT_PROGRESS)
+  const record = async (stage: SeedStage, documentsDone: number) => {
+    await writer.flushAll()
+    progress.written?.(documentsDone)
+    const value: SeedProgressRecord = { scale: options.scale, version: GENERATOR_VERSION, stage, documentsDone }
+    await query(pool, sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${SEED_PROGRESS_MARKER}, ${JSON.stringify(value)})`)
+    // Every row made so far is written and recorded: what comes next was never written.
+    writer.ignoringDuplicates = false
+  }
+  const progress = options.progress ?? SILENT_PROGRESS
+  const generator = new SeedGenerator(model, writer, options.scale, progress, (documents) => record('documents', documents))
+  const stage = resumed?.stage ?? 'documents'
+  // What an earlier run recorded is made again (later rows depend on it) but not written; the rows after its
+  // last record may have been written: INSERT IGNORE until the next record. The catalogs are sent so even on
+  // a fresh start, which may follow a run interrupted before its first record.
+  writer.ignoringDuplicates = true
+  writer.skipping = resumed !== undefined
   await generator.catalogsAndCharts()
-  const documents = await generator.documents()
+  if (resumed === undefined) await record('documents', 0)
+  writer.skipping = stage !== 'documents'
+  const documents = await generator.documents(
+    stage === 'documents' ? (resumed?.documentsDone ?? 0) : Number.POSITIVE_INFINITY,
+    options.checkpointDocuments ?? CHECKPOINT_DOCUMENTS,
+  )
+  if (stage === 'documents') await record('daily records', documents)
+  writer.skipping = stage === 'totals'
   await generator.dailyRecords()
-  await writer.flushAll()
+  if (stage !== 'totals') await record('totals', documents)
+  writer.skipping = false
   await recomputeTotals(pool, model)
   await query(
     pool,
     sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${SEED_MARKER}, ${JSON.stringify({ scale: options.scale, version: GENERATOR_VERSION })})`,
   )
+  await query(pool, sql`DELETE FROM \`_service_state\` WHERE \`name\` = ${SEED_PROGRESS_MARKER}`)
   return {
     seeded: true,
     documents,
     rows: generator.rows,
-    message: `seeded scale ${options.scale}: ${documents} documents, ${generator.rows} rows`,
+    message: `seeded scale ${options.scale}: ${documents} documents, ${generator.rows} rows${resumed ? ` (resumed an interrupted seed at ${resumed.stage === 'documents' ? `document ${resumed.documentsDone}` : resumed.stage})` : ''}`,
   }
+}
+
+async function readSeedProgress(pool: Pool): Promise<SeedProgressRecord | undefined> {
+  const [row] = await query<{ value: string }[]>(
+    pool,
+    sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${SEED_PROGRESS_MARKER}`,
+  )
+  return row ? (JSON.parse(row.value) as SeedProgressRecord) : undefined
 }
 
 async function clearSeededTables(pool: Pool, model: ServiceModel): Promise<void> {

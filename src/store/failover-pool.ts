@@ -63,9 +63,11 @@ export class FailoverPool {
         return connection
       } catch (error) {
         connection?.destroy()
-        if (!isDatabaseUnreachable(error)) throw error
+        // Any failure to connect to a node or to check it passes the node over: a node going away can fail a
+        // handshake in ways of its own. When every node failed, a failure that is no lost node (a refused
+        // login: a misconfiguration) is the one reported; otherwise the last.
         member.downUntil = Date.now() + DOWN_MS
-        lastError = error
+        if (lastError === undefined || isDatabaseUnreachable(lastError)) lastError = error
       }
     }
     throw lastError

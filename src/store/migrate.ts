@@ -12,7 +12,8 @@ import { createTableSql, schemaTables, type TableDefinition } from './schema.js'
 import { id, raw, sql } from '../sql/sql-template.js'
 import { query } from './run-statement.js'
 import type { ServiceModel } from '../model/model.js'
-import { recomputeTotals, totalsLayouts } from './totals.js'
+import { totalsLayouts } from './totals.js'
+import { recomputeTotals } from './totals-rebuild.js'
 
 /** The `_service_state` entry recording the layout version of each totals table (JSON: table → version). */
 export const TOTALS_LAYOUT_MARKER = 'totals_layout'

@@ -57,6 +57,10 @@ function createHostPool(address: DatabaseAddress, overrides: Partial<PoolOptions
   // Every connection works in UTC and strict mode, whatever the server's defaults are, and its transactions
   // are READ COMMITTED (src/store/transaction.ts says why): set once per connection, not per transaction.
   pool.pool.on('connection', (connection) => {
+    // A connection that closes while idle, or fails twice (its statement and then the close), also emits
+    // 'error' on itself; the pool listens once, to drop it. A second emission with no listener would end
+    // the process: the failure is the statement's to report (src/database-failures.ts), so it is heard here.
+    connection.on('error', () => undefined)
     connection.query(
       "SET time_zone = '+00:00', sql_mode = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'",
     )

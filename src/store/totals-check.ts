@@ -1,5 +1,5 @@
 // The read-only check of the totals (`odata-registers verify`): every totals table against a recomputation
-// from the movements, made by the same SELECT `recomputeTotals` inserts (totals.ts), so the check and the
+// from the movements, made by the same SELECT the rebuild inserts (totals.ts, totals-rebuild.ts), so the check and the
 // rebuild cannot disagree about what right totals are.
 //
 // The comparison is done by the database, one statement per totals table, and only the differing groups

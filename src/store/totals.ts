@@ -13,9 +13,9 @@
 //   columns stay 0, so that the sum of the net column over a group's rows is still the balance.
 //
 // Two ways to keep them, built from one SQL shape so they cannot disagree:
-// - `recomputeTotals` rebuilds every totals table from the movements (the seed generator, `cli
-//   recompute-totals` and `migrate`, when the layout changed, run it); it is the reference the
-//   incremental way must agree with;
+// - the rebuild (totals-rebuild.ts, in bounded pieces) makes every totals table again from the movements
+//   (the seed generator, `cli recompute-totals` and `migrate`, when the layout changed, run it), from
+//   the same SELECTs; it is the reference the incremental way must agree with;
 // - `totalsDelta` adds (+1) or subtracts (−1) the movements of one recorder, inside the transaction
 //   that inserts or deletes them: subtract before the old movements are deleted, add after the new ones
 //   are inserted. Each is one `INSERT … SELECT … ON DUPLICATE KEY UPDATE t = t + delta`, so two
@@ -35,8 +35,6 @@
 import { extDimensionColumns } from '../model/build-model.js'
 import type { EntitySetModel, ServiceModel } from '../model/model.js'
 import { id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
-import type { Pool } from './pool.js'
-import { runInTransaction } from './transaction.js'
 
 const monthStart = (column: string) => sql`CAST(DATE_FORMAT(${id(column)}, '%Y-%m-01') AS DATE)`
 
@@ -46,13 +44,19 @@ type MovementFilter = SqlFragment
 /** Where a totals table gets its rows from: the SELECT of (key columns…, resource sums…) over the movements. */
 export interface TotalsSource {
   readonly totalsTable: string
+  /** The movements it is made from (`Period`, `Active`, one row per movement). */
+  readonly movementsTable: string
   /** Its layout version (TOTALS_LAYOUT_VERSIONS). */
   readonly layoutVersion: number
   /** Columns of the totals table: its key first, then the resource columns. */
   readonly keyColumns: readonly string[]
   readonly resourceColumns: readonly string[]
+  /** Resource columns the all-time rows hold 0 in (accumulation: the net columns); the others hold their sum over all time. */
+  readonly allTimeZeroColumns: readonly string[]
   /** The grouped SELECT; `filter` is added to every WHERE (` AND Recorder = ? AND Recorder_Type = ?`). */
   select(filter: MovementFilter, sign: 1 | -1): SqlFragment
+  /** The month rows alone, over the movements `filter` keeps (` AND Period >= ? AND Period < ?`). */
+  months(filter: MovementFilter): SqlFragment
 }
 
 /** The period of the all-time row of a totals table (a DATE that is never a month's first day). */
@@ -85,6 +89,11 @@ export function creditColumn(resource: string): string {
 const negate = (sign: 1 | -1) => raw(sign === 1 ? '' : '-')
 const allTimePeriod = sql`CAST(${ALL_TIME_PERIOD} AS DATE) AS ${id('Period')}`
 
+/** Month rows: grouped by month and the other keys, over `from`. */
+function monthRows(from: SqlFragment, keys: readonly SqlFragment[], monthValues: readonly SqlFragment[]): SqlFragment {
+  return sql`SELECT ${join([sql`${monthStart('Period')} AS ${id('Period')}`, ...keys, ...monthValues])} FROM ${from} GROUP BY ${join([monthStart('Period'), ...keys])}`
+}
+
 /**
  * Month rows grouped by month and the other keys, then the all-time rows grouped by the other keys: one
  * SELECT each over `from` (made twice, so that each reads the movements with its own filter).
@@ -95,7 +104,7 @@ function monthsAndAllTime(
   monthValues: readonly SqlFragment[],
   allTimeValues: readonly SqlFragment[],
 ): SqlFragment {
-  const months = sql`SELECT ${join([sql`${monthStart('Period')} AS ${id('Period')}`, ...keys, ...monthValues])} FROM ${from()} GROUP BY ${join([monthStart('Period'), ...keys])}`
+  const months = monthRows(from(), keys, monthValues)
   // Without other keys there is no GROUP BY, and an aggregate over no rows would still give one row of NULLs.
   const grouping = keys.length > 0 ? sql` GROUP BY ${join([...keys])}` : raw(' HAVING COUNT(*) > 0')
   const allTime = sql`SELECT ${join([allTimePeriod, ...keys, ...allTimeValues])} FROM ${from()}${grouping}`
@@ -119,9 +128,11 @@ function accumulationSource(registerSet: EntitySetModel): TotalsSource | undefin
   ]
   return {
     totalsTable: source.totalsTable,
+    movementsTable: registerSet.table,
     layoutVersion: TOTALS_LAYOUT_VERSIONS.accumulation,
     keyColumns: ['Period', ...source.dimensions],
     resourceColumns: [...source.resources, ...source.resources.flatMap((r) => [receiptColumn(r), expenseColumn(r)])],
+    allTimeZeroColumns: source.resources,
     select: (filter, sign) =>
       monthsAndAllTime(
         () => sql`${id(registerSet.table)} WHERE ${id('Active')} = 1${filter}`,
@@ -129,6 +140,7 @@ function accumulationSource(registerSet: EntitySetModel): TotalsSource | undefin
         values(sign, false),
         values(sign, true),
       ),
+    months: (filter) => monthRows(sql`${id(registerSet.table)} WHERE ${id('Active')} = 1${filter}`, dims, values(1, false)),
   }
 }
 
@@ -162,9 +174,11 @@ function accountingSource(model: ServiceModel, registerSet: EntitySetModel): Tot
   const sums = (sign: 1 | -1) => resourceColumns.map((c) => sql`${negate(sign)}SUM(${id(c)}) AS ${id(c)}`)
   return {
     totalsTable: source.totalsTable,
+    movementsTable: registerSet.table,
     layoutVersion: TOTALS_LAYOUT_VERSIONS.accounting,
     keyColumns,
     resourceColumns,
+    allTimeZeroColumns: [],
     select: (filter, sign) =>
       monthsAndAllTime(
         () => sql`(${side('Dr', filter)} UNION ALL ${side('Cr', filter)}) AS ${id('movements')}`,
@@ -172,6 +186,7 @@ function accountingSource(model: ServiceModel, registerSet: EntitySetModel): Tot
         sums(sign),
         sums(sign),
       ),
+    months: (filter) => monthRows(sql`(${side('Dr', filter)} UNION ALL ${side('Cr', filter)}) AS ${id('movements')}`, otherKeys, sums(1)),
   }
 }
 
@@ -202,7 +217,8 @@ export interface TotalsStatement {
 
 /**
  * The statements that rebuild every totals table of the model, or those named in `only` (each a DELETE,
- * then an INSERT … SELECT).
+ * then an INSERT … SELECT), whole: the reference the tests compare with. The service rebuilds in bounded
+ * pieces (totals-rebuild.ts).
  */
 export function recomputeTotalsStatements(model: ServiceModel, only?: ReadonlySet<string>): TotalsStatement[] {
   const statements: TotalsStatement[] = []
@@ -216,14 +232,6 @@ export function recomputeTotalsStatements(model: ServiceModel, only?: ReadonlySe
     }
   }
   return statements
-}
-
-/** Rebuilds all totals (or the tables named in `only`) in one transaction. */
-export async function recomputeTotals(pool: Pool, model: ServiceModel, only?: ReadonlySet<string>): Promise<void> {
-  // Retried whole when a concurrent write (another process, another node of a cluster) wins a conflict.
-  await runInTransaction(pool, async (transaction) => {
-    for (const statement of recomputeTotalsStatements(model, only)) await transaction.run(statement.sql, statement.values)
-  })
 }
 
 /** One statement that moves a totals table by the movements of one recorder. */

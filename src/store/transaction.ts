@@ -13,7 +13,7 @@
 // locks (src/store/totals.ts).
 import type { ResultSetHeader } from 'mysql2'
 import { SqlFragment } from '../sql/sql-template.js'
-import { isDatabaseUnreachable } from '../database-failures.js'
+import { isDatabaseUnreachable, isNodeUnavailable, wasNeverSent } from '../database-failures.js'
 import type { Pool, PoolConnection } from './pool.js'
 
 /**
@@ -89,18 +89,51 @@ function backoff(attempt: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms))
 }
 
+/** How a failed attempt of a transaction goes on. */
+type AfterFailure = 'retry-here' | 'retry-elsewhere' | 'give-up'
+
+/**
+ * What a failure means for the transaction that met it, whatever statement it met it at (the first, one in
+ * the middle, the totals' upsert, the request log's INSERT, or the COMMIT):
+ * - a deadlock victim or a lost certification (1213), the connection still usable: it was rolled back whole;
+ *   run it again here;
+ * - the node cannot serve, before the COMMIT was sent (the connection lost, the node refused: nothing of an
+ *   uncommitted transaction survives a lost connection), or at the COMMIT when the node answered with an
+ *   error (the COMMIT did not happen) or the connection had closed before the COMMIT could be sent:
+ *   nothing was committed; run it again on a fresh connection, which the
+ *   failover pool takes from the next node that answers. Only when the transaction owns its connection;
+ * - the connection lost during the COMMIT: the COMMIT may have happened on the node, and so on the cluster;
+ *   running it again could apply it twice, so it is given up, and answered 503 (errors.ts, toODataError):
+ *   the client's repeat with Repeatability-Request-ID or If-None-Match: * is applied once;
+ * - anything else is given up.
+ */
+function afterFailure(error: unknown, committing: boolean, connectionUsable: boolean, owned: boolean): AfterFailure {
+  if (isDeadlock(error) && connectionUsable) return 'retry-here'
+  const nothingCommitted = !committing ? isDatabaseUnreachable(error) : isNodeUnavailable(error) || wasNeverSent(error)
+  if (nothingCommitted && owned) return 'retry-elsewhere'
+  return 'give-up'
+}
+
+/** Rolls back after a failure; false when the connection itself failed and must not be used again. */
+async function rollBack(connection: PoolConnection): Promise<boolean> {
+  try {
+    await connection.query('ROLLBACK')
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
  * Runs `work` in one READ COMMITTED transaction on a connection of the pool (taken and released here) or
  * on the given connection (left open for its owner). Commits when `work` resolves, rolls back when it
- * throws. The whole `work` runs again, a few times, when running it again cannot apply it twice:
- * - InnoDB chose it as a deadlock victim, or (MariaDB Galera) it lost certification against a write
- *   committed on another node: both are error 1213, at any statement or at the COMMIT itself, and the
- *   transaction is rolled back whole (docs/scale-out.md);
- * - with a pool, its connection was lost before the COMMIT was sent (a node of a cluster went away):
- *   nothing of it was committed, and a fresh connection (another node, src/store/failover-pool.ts) runs
- *   it again. A connection lost during the COMMIT is not retried: the commit may have happened.
- * So `work` must have no effect outside the transaction: handlers return their response instead of
- * writing it, and the caller sends it after the commit, so nothing has been answered when it runs again.
+ * throws. The whole `work` runs again, a few times, when running it again cannot apply it twice
+ * (afterFailure): after a deadlock or a lost certification on the same connection; after a failure of the
+ * node before the COMMIT (or a COMMIT the node refused) on a fresh connection, from the next node of a
+ * cluster (src/store/failover-pool.ts). A connection lost during the COMMIT is not retried: the commit may
+ * have happened. So `work` must have no effect outside the transaction: handlers return their response
+ * instead of writing it, and the caller sends it after the commit, so nothing has been answered when it runs
+ * again.
  */
 export async function runInTransaction<T>(
   source: Pool | PoolConnection,
@@ -109,8 +142,8 @@ export async function runInTransaction<T>(
 ): Promise<T> {
   const attempts = Math.max(1, options.attempts ?? DEFAULT_ATTEMPTS)
   const owned = isPool(source)
-  let connection = owned ? await source.getConnection() : source
-  let broken = false
+  let connection: PoolConnection | undefined = owned ? await source.getConnection() : source
+  let usable = true
   try {
     for (let attempt = 1; ; attempt++) {
       let committing = false
@@ -121,27 +154,24 @@ export async function runInTransaction<T>(
         await connection.query('COMMIT')
         return result
       } catch (error) {
-        try {
-          await connection.query('ROLLBACK')
-        } catch {
-          // The connection itself failed: do not hand it back to the pool.
-          broken = true
-        }
-        const lostBeforeCommit = broken && owned && !committing && isDatabaseUnreachable(error)
-        if ((broken && !lostBeforeCommit) || (!broken && !isDeadlock(error)) || attempt >= attempts) throw error
-        if (broken) {
-          connection.destroy()
-          broken = false
-          connection = await (source as Pool).getConnection()
-        } else {
+        // A node that cannot serve keeps its connection out of the pool even when the ROLLBACK went through.
+        usable = (await rollBack(connection)) && !isDatabaseUnreachable(error)
+        const next = attempt >= attempts ? 'give-up' : afterFailure(error, committing, usable, owned)
+        if (next === 'give-up') throw error
+        if (next === 'retry-here') {
           await backoff(attempt)
+          continue
         }
+        connection.destroy()
+        connection = undefined
+        connection = await (source as Pool).getConnection()
+        usable = true
       }
     }
   } finally {
-    if (owned) {
-      if (broken) connection.destroy()
-      else connection.release()
+    if (owned && connection !== undefined) {
+      if (usable) connection.release()
+      else connection.destroy()
     }
   }
 }

@@ -125,16 +125,23 @@ export interface CatalogKeys {
 
 export async function catalogKeys(database: string): Promise<CatalogKeys> {
   const connection = await nodeConnection(1, database)
+  try {
+    return await catalogKeysFrom(connection)
+  } finally {
+    await connection.end()
+  }
+}
+
+/** The first warehouse, product, counterparty and organisation by code, read through any connection or pool. */
+export async function catalogKeysFrom(source: Pick<Connection, 'query'>): Promise<CatalogKeys> {
   const first = async (table: string) =>
-    ((await connection.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code LIMIT 1`))[0] as { Ref_Key: string }[])[0]!.Ref_Key
-  const keys = {
+    ((await source.query(`SELECT Ref_Key FROM \`${table}\` ORDER BY Code LIMIT 1`))[0] as { Ref_Key: string }[])[0]!.Ref_Key
+  return {
     warehouse: await first('c_Warehouses'),
     product: await first('c_Products'),
     counterparty: await first('c_Counterparties'),
     organization: await first('c_Организации'),
   }
-  await connection.end()
-  return keys
 }
 
 export interface PlannedDocument {
@@ -245,6 +252,8 @@ export interface NodeState {
   readonly goodsRows: number
   readonly movements: number
   readonly rateOperations: number
+  /** The rate rule's windows the counters have a row for (one per rule and window). */
+  readonly rateWindows: number
   readonly batchLogEntries: number
 }
 
@@ -289,6 +298,7 @@ export async function nodeState(node: number, database: string, model: ServiceMo
       goodsRows: (await one('SELECT COUNT(*) FROM d_GoodsReceipt__Goods')) + (await one('SELECT COUNT(*) FROM d_GoodsSale__Goods')),
       movements: await one('SELECT COUNT(*) FROM ar_Stock'),
       rateOperations: await one("SELECT COALESCE(SUM(operations), 0) FROM _rate_counters WHERE subject = 'demo'"),
+      rateWindows: await one("SELECT COUNT(*) FROM _rate_counters WHERE subject = 'demo'"),
       batchLogEntries: await one("SELECT COUNT(*) FROM request_log WHERE url LIKE '%$batch%'"),
     }
   } finally {

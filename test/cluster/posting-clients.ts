@@ -26,22 +26,28 @@ export interface ClientPlan {
   readonly batchesPerClient: number
   readonly documentsPerBatch: number
   readonly rowsPerDocument: number
+  /** The index of each client's first batch (0 by default): later rounds into one database take new document keys. */
+  readonly firstIndex?: number
 }
 
 export function planBatches(plan: ClientPlan): PlannedBatch[][] {
+  const first = plan.firstIndex ?? 0
   return Array.from({ length: plan.clients }, (_, client) =>
-    Array.from({ length: plan.batchesPerClient }, (_, index) => ({
-      client,
-      index,
-      documents: Array.from({ length: plan.documentsPerBatch }, (_, d) => ({
-        key: documentKey(client, index, d),
-        // Receipts and sales into the same warehouse and product: every set moves the same totals rows.
-        kind: (client + index + d) % 3 === 2 ? ('GoodsSale' as const) : ('GoodsReceipt' as const),
-        quantity: 1 + ((client * 7 + index * 3 + d) % 5),
-        rows: plan.rowsPerDocument,
-      })),
-      answers: [],
-    })),
+    Array.from({ length: plan.batchesPerClient }, (_, i) => {
+      const index = first + i
+      return {
+        client,
+        index,
+        documents: Array.from({ length: plan.documentsPerBatch }, (_, d) => ({
+          key: documentKey(client, index, d),
+          // Receipts and sales into the same warehouse and product: every set moves the same totals rows.
+          kind: (client + index + d) % 3 === 2 ? ('GoodsSale' as const) : ('GoodsReceipt' as const),
+          quantity: 1 + ((client * 7 + index * 3 + d) % 5),
+          rows: plan.rowsPerDocument,
+        })),
+        answers: [],
+      }
+    }),
   )
 }
 

@@ -4,7 +4,7 @@ import t from 'tap'
 import { loadModel } from '../../src/model/load-model.js'
 import { seedDemoData } from '../../src/seed/seed-data.js'
 import { migrate } from '../../src/store/migrate.js'
-import { recomputeTotals } from '../../src/store/totals.js'
+import { recomputeTotals } from '../../src/store/totals-rebuild.js'
 import { createTestDatabase } from '../support/test-database.js'
 
 const model = loadModel('config/demo.json')

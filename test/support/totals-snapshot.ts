@@ -2,7 +2,7 @@
 // writes compares the two (every write kept the totals in step with its movements).
 import { loadModel } from '../../src/model/load-model.js'
 import type { Pool } from '../../src/store/pool.js'
-import { recomputeTotals } from '../../src/store/totals.js'
+import { recomputeTotals } from '../../src/store/totals-rebuild.js'
 
 const TOTALS_TABLES = ['ar_Stock__totals', 'acr_Main__totals']
 

@@ -3,7 +3,7 @@
 // in for a moment inside their own month — there is no next month start to read back from — and
 // turnovers from a moment in that month count the movements of that month, 9999-12-31 included.
 import t from 'tap'
-import { recomputeTotals } from '../../src/store/totals.js'
+import { recomputeTotals } from '../../src/store/totals-rebuild.js'
 import { A, O, P, PRODUCT_TYPE, W, WAREHOUSE_TYPE, entryRow, ENTRY_COLUMNS, type Entry } from './support/virtual-fixture.js'
 import { encodePath } from '../read/support/read-fixture.js'
 import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'

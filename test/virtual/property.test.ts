@@ -6,7 +6,7 @@
 import t from 'tap'
 import { PERIODICITIES, type Periodicity } from '../../src/model/virtual-tables.js'
 import { Random } from '../../src/seed/random.js'
-import { recomputeTotals } from '../../src/store/totals.js'
+import { recomputeTotals } from '../../src/store/totals-rebuild.js'
 import { balanceSide } from '../../src/virtual/accumulation-parts.js'
 import { periodColumnsOf } from '../../src/virtual/period-columns.js'
 import { addSeconds, nextPeriodStart, periodStart } from '../../src/virtual/period-start.js'

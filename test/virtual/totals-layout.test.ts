@@ -5,7 +5,8 @@
 import t from 'tap'
 import { loadModel } from '../../src/model/load-model.js'
 import { migrate } from '../../src/store/migrate.js'
-import { ALL_TIME_PERIOD, recomputeTotals, TOTALS_LAYOUT_VERSIONS } from '../../src/store/totals.js'
+import { ALL_TIME_PERIOD, TOTALS_LAYOUT_VERSIONS } from '../../src/store/totals.js'
+import { recomputeTotals } from '../../src/store/totals-rebuild.js'
 import { createTestDatabase } from '../support/test-database.js'
 import { ENTRIES, loadVirtualFixture, STOCK } from './support/virtual-fixture.js'
 

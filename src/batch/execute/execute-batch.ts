@@ -8,6 +8,7 @@
 // - outside change sets the batch stops at the first failure unless continue-on-error was preferred;
 // - JSON: an operation whose dependsOn target failed is answered 424 without running.
 import { ODataError, toODataError } from '../../errors.js'
+import { logger } from '../../log/logger.js'
 import type { ServiceModel, SubjectModel } from '../../model/model.js'
 import { parseQueryOptions } from '../../odata/query-options.js'
 import { resolveResourcePath, type ResourcePath } from '../../odata/resource-path.js'
@@ -18,6 +19,7 @@ import type { JsonValue } from '../intake/index.js'
 import { operationJsonBody, type BatchPlan, type PlannedOperation, type PlanStep } from '../plan/plan-batch.js'
 import { CollectingSink, errorResponse, type CollectedResponse } from './collecting-sink.js'
 import { isDeadlock } from '../../store/transaction.js'
+import { isDatabaseUnreachable } from '../../database-failures.js'
 import type { WriteResult } from '../../service/writes/write-result.js'
 import { findCoalescibleRun } from './coalesced-run.js'
 import type { RequestLogEntry } from '../../log/request-log.js'
@@ -160,6 +162,13 @@ function substituteBindings(value: JsonValue, locations: ReadonlyMap<string, str
   return result
 }
 
+/** The error an operation is answered with; one that is no known failure (500) is logged with its cause, which its answer does not show. */
+function answeredError(error: unknown): ODataError {
+  const answer = toODataError(error)
+  if (answer.status === 500 && answer !== error) logger.error({ err: error }, 'a batch operation failed unexpectedly')
+  return answer
+}
+
 export async function executeBatch(
   plan: BatchPlan,
   execution: BatchExecution,
@@ -214,6 +223,7 @@ export async function executeBatch(
   const runOne = async (
     planned: PlannedOperation,
     run: (request: ServiceRequest, sink: ResponseSink) => Promise<void>,
+    inChangeSet = false,
   ): Promise<CollectedResponse> => {
     const dependency = dependencyFailure(planned, failedNames)
     if (dependency) return errorResponse(dependency)
@@ -223,9 +233,11 @@ export async function executeBatch(
       await run(request, sink)
       if (!sink.done) throw new ODataError('InternalError', 'The operation gave no response')
     } catch (error) {
-      // A deadlock victim: the transaction runs the whole change set again (runInTransaction).
-      if (isDeadlock(error)) throw error
-      return errorResponse(toODataError(error))
+      // A deadlock victim: the transaction runs the whole change set again (runInTransaction). So does a
+      // change set whose node failed before its COMMIT: nothing of it was committed, and it runs again on
+      // the next node; answered here it would be an operation's 503 and a set not applied.
+      if (isDeadlock(error) || (inChangeSet && isDatabaseUnreachable(error))) throw error
+      return errorResponse(answeredError(error))
     }
     return remember(planned, sink.result())
   }
@@ -307,7 +319,7 @@ export async function executeBatch(
             continue
           }
           const planned = step.operations[i++]!
-          const response = await runOne(planned, (request, sink) => scope.run(request, sink))
+          const response = await runOne(planned, (request, sink) => scope.run(request, sink), true)
           const outcome = { planned, response }
           outcomes.push(outcome)
           if (failed(response)) {
@@ -322,7 +334,7 @@ export async function executeBatch(
     } catch (error) {
       // The commit itself failed (deadlock, lost connection): the whole set failed with it.
       // It is charged to the last operation that ran, whose outcome it replaces: one outcome per operation.
-      const response = errorResponse(toODataError(error))
+      const response = errorResponse(answeredError(error))
       const last = outcomes.length - 1
       failure = { planned: step.operations[Math.max(0, last)]!, response }
       if (last >= 0) outcomes[last] = failure

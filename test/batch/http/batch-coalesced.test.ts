@@ -3,7 +3,7 @@
 import t from 'tap'
 import type { JsonValue } from '../../../src/batch/intake/index.js'
 import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
-import { recomputeTotals } from '../../../src/store/totals.js'
+import { recomputeTotals } from '../../../src/store/totals-rebuild.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
 const service = await startTestService('batch_coalesced', { seed: true })

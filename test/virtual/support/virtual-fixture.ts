@@ -6,7 +6,7 @@
 // recomputed from the movements, as the seed does.
 import { accountRefKey } from '../../../src/model/account-key.js'
 import type { Pool } from '../../../src/store/pool.js'
-import { recomputeTotals } from '../../../src/store/totals.js'
+import { recomputeTotals } from '../../../src/store/totals-rebuild.js'
 import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestResponse, type TestService } from '../../support/test-service.js'
 import { encodePath } from '../../read/support/read-fixture.js'
 
