@@ -14,6 +14,7 @@
 import type { ResultSetHeader } from 'mysql2'
 import { SqlFragment } from '../sql/sql-template.js'
 import { isDatabaseUnreachable } from '../database-failures.js'
+import { discardRecordedChanges, writeRecordedChanges } from './change-record.js'
 import type { Pool, PoolConnection } from './pool.js'
 
 /**
@@ -114,13 +115,17 @@ export async function runInTransaction<T>(
   try {
     for (let attempt = 1; ; attempt++) {
       let committing = false
+      const transaction = transactionOn(connection)
       try {
         await connection.query('START TRANSACTION')
-        const result = await work(transactionOn(connection))
+        const result = await work(transaction)
+        // The change record's notes go last, in this transaction (change-record.ts).
+        await writeRecordedChanges(transaction)
         committing = true
         await connection.query('COMMIT')
         return result
       } catch (error) {
+        discardRecordedChanges(transaction)
         try {
           await connection.query('ROLLBACK')
         } catch {
