@@ -14,7 +14,6 @@
 import { ODataError } from '../errors.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../model/model.js'
 import { id, idList, join, rowValues, sql, type SqlFragment } from '../sql/sql-template.js'
-import { MOVEMENT_PRIMARY_KEY } from '../model/table-primary-key.js'
 import { recordChanges, recordRows } from '../store/change-record.js'
 import { registerTotals } from '../store/totals.js'
 import { isDuplicateKey, type Transaction } from '../store/transaction.js'
@@ -73,7 +72,7 @@ async function insertRegisterRows(transaction: Transaction, register: RegisterMo
   recordRows(
     transaction,
     register.recordTypeSet.table,
-    MOVEMENT_PRIMARY_KEY,
+    register.recordTypeSet.key.map((k) => k.column),
     register.columns.map((c) => c.column),
     register.rows,
   )
@@ -97,12 +96,9 @@ export async function removeMovements(
     const totals = registerTotals(model, registerSetOf(model, set))
     if (totals) await transaction.run(totals.subtract.sql, totals.subtract.values(recorder.key, recorder.type))
     // The removed lines go to the change record: a delta shows each as removed unless it is written again.
-    const lines = await transaction.arrays(sql`SELECT ${id('LineNumber')} FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}`)
-    recordChanges(
-      transaction,
-      set.table,
-      lines.map(([line]) => [recorder.key, line]),
-    )
+    const keyColumns = set.key.map((k) => k.column)
+    const removed = await transaction.arrays(sql`SELECT ${idList(keyColumns)} FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}`)
+    recordChanges(transaction, set.table, removed)
     await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}`)
   }
 }

@@ -1,5 +1,7 @@
 // The change record, write side: every write path notes the key of each row it creates, changes or
-// deletes in a tracked table (catalogs, documents, information registers, movements), and the notes are
+// deletes in a tracked table (catalogs, documents, information registers, movements) — the values of the
+// key of the entity the row is, in the order of its set's key (a movement: Recorder, Recorder_Type,
+// LineNumber of its `_RecordType` set) — and the notes are
 // written to `_changes` in the same transaction, as its last statements before the COMMIT
 // (runInTransaction calls writeRecordedChanges). A rolled-back or retried transaction leaves no note;
 // a committed one always leaves its notes. Delta links read them back (change-feed.ts,
@@ -33,7 +35,7 @@ export function changeKeyHash(keyText: string): Buffer {
   return createHash('md5').update(keyText).digest()
 }
 
-/** Notes that the row of `table` with these primary-key values (in the table's key order) was written. */
+/** Notes that the row of `table` whose entity has these key values (in its set's key order) was written. */
 export function recordChange(transaction: Transaction, table: string, key: readonly unknown[]): void {
   let byTable = pending.get(transaction)
   if (!byTable) pending.set(transaction, (byTable = new Map()))

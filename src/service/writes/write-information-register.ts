@@ -13,10 +13,8 @@ import type { InformationPeriodicity } from '../../model/configuration.js'
 import type { EntitySetModel } from '../../model/model.js'
 import type { KeyValues } from '../../odata/resource-path.js'
 import { defaultValue } from '../../posting/posting-plan.js'
-import { tablePrimaryKey } from '../../model/table-primary-key.js'
 import { id, join, rowValues, sql } from '../../sql/sql-template.js'
 import { recordChange, recordRows } from '../../store/change-record.js'
-import type { Transaction } from '../../store/transaction.js'
 import { jsonFormat } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
@@ -56,20 +54,6 @@ const keyCondition = (set: EntitySetModel, values: readonly unknown[]) =>
     ' AND ',
   )
 
-/** Notes the record named by these key values (in the set's key order) in the change record. */
-function recordKey(transaction: Transaction, context: ServiceContext, set: EntitySetModel, keyParameters: readonly unknown[]): void {
-  const byColumn = new Map(set.key.map((k, i) => [k.column, keyParameters[i]] as const))
-  recordChange(
-    transaction,
-    set.table,
-    tableKeyColumns(context, set).map((column) => byColumn.get(column)),
-  )
-}
-
-function tableKeyColumns(context: ServiceContext, set: EntitySetModel): readonly string[] {
-  return tablePrimaryKey(context.model, set) ?? set.key.map((k) => k.column)
-}
-
 /** POST: writes a whole record; an existing record with the same key is replaced. */
 export function prepareRecordWrite(context: ServiceContext, request: ServiceRequest, set: EntitySetModel): WriteOperation {
   const format = jsonFormat(request)
@@ -91,7 +75,7 @@ export function prepareRecordWrite(context: ServiceContext, request: ServiceRequ
     recordRows(
       transaction,
       set.table,
-      tableKeyColumns(context, set),
+      set.key.map((k) => k.column),
       set.properties.map((p) => p.column),
       [row],
     )
@@ -123,7 +107,7 @@ export function prepareRecordUpdate(context: ServiceContext, request: ServiceReq
     if (nonKey.length > 0) {
       const settings = join(nonKey.map((p) => sql`${id(p.column)} = ${row[set.properties.indexOf(p)]}`))
       await transaction.run(sql`UPDATE ${id(set.table)} SET ${settings} WHERE ${keyCondition(set, keyParameters)}`)
-      recordKey(transaction, context, set, keyParameters)
+      recordChange(transaction, set.table, keyParameters)
     }
     return entityResult(request, format, { status: 200, set, properties: set.properties, row })
   }
@@ -131,7 +115,7 @@ export function prepareRecordUpdate(context: ServiceContext, request: ServiceReq
 
 /** DELETE by key. */
 export function prepareRecordDelete(
-  context: ServiceContext,
+  _context: ServiceContext,
   request: ServiceRequest,
   set: EntitySetModel,
   key: KeyValues,
@@ -142,7 +126,7 @@ export function prepareRecordDelete(
     if (!stored) throw new ODataError('NotFound', `${set.name} has no record with this key`)
     checkPreconditions(request, true, undefined)
     await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters)}`)
-    recordKey(transaction, context, set, keyParameters)
+    recordChange(transaction, set.table, keyParameters)
     return noContent()
   }
 }
