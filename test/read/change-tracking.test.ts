@@ -7,6 +7,7 @@ import { DeltaMirror, plain, type Entity } from '../support/delta-mirror.js'
 import { READER_BASIC, rawRequest, REFERENCE_ROOT } from '../support/test-service.js'
 import { count, documentBody, fixtures, rows, startWriteService } from '../writes/write-helpers.js'
 import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { purgeExpiredChanges } from '../../src/service/change-retention.js'
 
 const client = await startWriteService('read_change_tracking')
 t.teardown(() => client.service.close())
@@ -226,14 +227,35 @@ t.test('a delta link cannot be altered, moved to another set, options or subject
   t.equal(otherSubject.json().error.code, 'InvalidDeltaLink')
   const extraOption = await fetch(`Catalog_Products?$select=Ref_Key&$top=1&$deltatoken=${token}`)
   t.equal(extraOption.json().error.code, 'InvalidDeltaLink')
+})
 
-  // Retention dropped notes past the link's position: 410, not a delta with a hole in it.
-  await pool.query("REPLACE INTO _service_state (name, value) VALUES ('changes_purged_through', '999999999999')")
-  const expired = await fetch(`Catalog_Products?$select=Ref_Key&$deltatoken=${token}`)
+t.test('retention drops old notes in chunks, never the newest; a link from before them is 410', async (t) => {
+  const first = await fetch('Catalog_Products?$select=Ref_Key', { Prefer: 'odata.track-changes' })
+  const old = first.json()['@odata.deltaLink'] as string
+  await create('Catalog_Products', { Description: 'After the old link' })
+  // 2,500 notes of a week ago (more than two chunks), beside the recent ones.
+  await pool.query(
+    "INSERT INTO _changes (table_name, key_hash, key_values, recorded_at) SELECT 'c_Nothing', UNHEX(MD5(seq)), '[]', '2000-01-01 00:00:00' FROM _changes LIMIT 1",
+  )
+  for (let i = 0; i < 12; i++)
+    await pool.query(
+      "INSERT INTO _changes (table_name, key_hash, key_values, recorded_at) SELECT 'c_Nothing', key_hash, '[]', '2000-01-01 00:00:00' FROM _changes WHERE table_name = 'c_Nothing' LIMIT 2500",
+    )
+  await pool.query("UPDATE _changes SET recorded_at = '2000-01-01 00:00:00' WHERE table_name <> 'c_Nothing'")
+  const newest = await rows<{ seq: string }>(pool, 'SELECT MAX(seq) AS seq FROM _changes')
+  const total = await count(pool, 'SELECT COUNT(*) FROM _changes')
+  t.ok(total > 2500)
+  const dropped = await purgeExpiredChanges(pool, 24)
+  t.equal(dropped, total - 1, 'every old note but the newest')
+  t.same(await rows(pool, 'SELECT seq FROM _changes'), newest, 'the newest stays')
+  t.equal(await purgeExpiredChanges(pool, 24), 0, 'nothing more to drop')
+  const expired = await fetch(old)
   t.equal(expired.status, 410)
   t.equal(expired.json().error.code, 'DeltaLinkGone')
   t.match(expired.json().error.message, /expired/)
-  await pool.query("DELETE FROM _service_state WHERE name = 'changes_purged_through'")
+  const fresh = await fetch('Catalog_Products?$select=Ref_Key', { Prefer: 'odata.track-changes' })
+  const delta = await fetch(fresh.json()['@odata.deltaLink'])
+  t.equal(delta.status, 200, 'a link taken after the purge works')
 })
 
 t.test('reads the preference does not apply to answer as usual, without a delta link', async (t) => {
