@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The command line: `serve` (what `make run` ends with), `migrate`, `seed`, `recompute-totals`,
-// `check-config`, and two clients of the service over HTTP: the bulk loader `load` (src/tools/load) and the load
-// driver `drive` (src/tools/drive). Environment: see src/ops/environment.ts and the README's settings table.
+// `check-config`, and three clients of the service over HTTP: the bulk loader `load` (src/tools/load), the load
+// driver `drive` (src/tools/drive) and the exporter `export` (src/tools/export). Environment: see src/ops/environment.ts and the README's settings table.
 import { existsSync } from 'node:fs'
 import cliProgress from 'cli-progress'
 import { ConfigurationError } from './model/configuration.js'
@@ -19,6 +19,7 @@ import { migrate } from './store/migrate.js'
 import { createPool, ensureDatabase, type Pool } from './store/pool.js'
 import { recomputeTotals } from './store/totals.js'
 import { driveCommand } from './tools/drive/drive-command.js'
+import { exportCommand } from './tools/export/export-command.js'
 import { loadCommand } from './tools/load/load-command.js'
 
 function configPath(): string {
@@ -171,9 +172,12 @@ async function main(): Promise<void> {
     case 'drive':
       process.exitCode = await driveCommand(args)
       return
+    case 'export':
+      process.exitCode = await exportCommand(args)
+      return
     default:
       throw new Error(
-        `unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load, drive`,
+        `unknown command ${command}; commands: serve, migrate, seed [--scale N] [--force], recompute-totals, check-config, load, drive, export`,
       )
   }
 }

@@ -1,0 +1,115 @@
+// `odata-registers export`: the command line of the exporter (README, "Exporting data";
+// docs/export.md).
+//
+//   odata-registers export --set AccumulationRegister_Stock_RecordType --output stock.ndjson --url … --token …
+//   odata-registers export --set Catalog_Products --changes --output products-changes.csv
+//   odata-registers export --mapping load.json --url … --token …        (the loader's mapping file, read the other way)
+//
+// Prints one JSON line with the summary on stdout (stderr when the rows go to stdout); exits 0 when the
+// export is complete, 2 when the service stayed away past --retry-for (run the same command again to
+// resume), 1 on any other error.
+import { authorizationFrom, ServiceClient } from '../shared/service-client.js'
+import { headersFrom, readArguments } from '../shared/command-arguments.js'
+import { exportTargetsOf, formatOfOutput, type ExportTarget } from './export-plan.js'
+import { ExportGaveUp, runExport } from './run-export.js'
+
+export const EXPORT_USAGE = `odata-registers export --set RESOURCE [--output FILE|-] --url ROOT [--token T | --user NAME:PASSWORD] [--header 'N: v']
+  --set RESOURCE         an entity set, or a virtual-table call (AccumulationRegister_Stock/Balance(Period=2024-01-01T00:00:00Z))
+  --filter EXPR          $filter of the rows       --select LIST    $select of the properties
+  --output FILE          where the rows go: FILE.ndjson, FILE.csv, or - for stdout (the default)
+  --format ndjson|csv    (from the output's name; ndjson for stdout)
+  --mapping FILE         the loader's mapping file: each entry's set written to its path, columns named as it loads them
+  --changes              write only what changed since the last run (the first run writes every row): the delta
+                         link is kept in the checkpoint, removed rows carry their reason in the column _removed
+  --follow               with --changes: keep polling every --interval seconds (10), appending; Ctrl-C ends it
+  --page-size N          rows per page (5000)     --checkpoint FILE (the output + .checkpoint)
+  --retry-for SECONDS    how long to wait for a service that does not answer (120)`
+
+export async function exportCommand(args: readonly string[]): Promise<number> {
+  const a = readArguments(args, {
+    values: [
+      'url',
+      'token',
+      'user',
+      'header',
+      'set',
+      'filter',
+      'select',
+      'output',
+      'format',
+      'mapping',
+      'page-size',
+      'checkpoint',
+      'interval',
+      'retry-for',
+    ],
+    flags: ['changes', 'follow', 'help'],
+  })
+  if (a.flag('help')) {
+    console.log(EXPORT_USAGE)
+    return 0
+  }
+  if (a.positional.length > 0) throw new Error(`unexpected argument ${a.positional[0]}\n${EXPORT_USAGE}`)
+  const targets: ExportTarget[] = []
+  const mapping = a.value('mapping')
+  if (mapping) targets.push(...exportTargetsOf(mapping, a.value('format')))
+  const set = a.value('set')
+  if (set) {
+    const output = a.value('output') ?? '-'
+    targets.push({
+      resource: set,
+      path: output,
+      format: formatOfOutput(output, a.value('format')),
+      columns: {},
+      ...(a.value('filter') === undefined ? {} : { filter: a.value('filter') }),
+      ...(a.value('select') === undefined ? {} : { select: a.value('select') }),
+    })
+  }
+  if (targets.length === 0) throw new Error(`nothing to export: give --set or --mapping\n${EXPORT_USAGE}`)
+  const follow = a.flag('follow')
+  if (follow && !a.flag('changes')) throw new Error('--follow polls for changes: give --changes with it')
+  if (follow && targets.length > 1) throw new Error('--follow follows one set: give one --set')
+  if (targets.length > 1 && a.value('checkpoint'))
+    throw new Error('--checkpoint names one file: with a mapping file each output has its own')
+  const client = new ServiceClient({
+    root: a.value('url') ?? process.env.ODATA_URL ?? 'http://127.0.0.1:8080/api/v4/',
+    authorization: authorizationFrom({ token: a.value('token'), user: a.value('user') }),
+    headers: headersFrom(a.values('header')),
+    connections: 2,
+  })
+  const stop = new AbortController()
+  const onSignal = () => stop.abort()
+  process.once('SIGINT', onSignal)
+  process.once('SIGTERM', onSignal)
+  try {
+    for (const target of targets) {
+      const summary = await runExport({
+        client,
+        target,
+        checkpointPath:
+          a.value('checkpoint') ?? `${target.path === '-' ? target.resource.replace(/[^\w.-]+/g, '_') : target.path}.checkpoint`,
+        changes: a.flag('changes'),
+        follow,
+        intervalSeconds: a.number('interval', 10),
+        pageSize: a.number('page-size', 5000),
+        retryForSeconds: a.number('retry-for', 120),
+        terminal: Boolean(process.stderr.isTTY),
+        stop: stop.signal,
+      })
+      const line = JSON.stringify({ event: 'summary', resource: target.resource, output: target.path, ...summary })
+      if (target.path === '-') console.error(line)
+      else console.log(line)
+    }
+    return 0
+  } catch (error) {
+    if (error instanceof ExportGaveUp) {
+      console.error(error.message)
+      return 2
+    }
+    throw error
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+    await client.close()
+  }
+}
