@@ -22,6 +22,18 @@ export class DeltaMirror {
     return JSON.stringify(this.keyNames.map((name) => entity[name]))
   }
 
+  /** The set read again from scratch (every page), keyed like the copy. */
+  async readAgain(path: string): Promise<Map<string, Entity>> {
+    const rows = new Map<string, Entity>()
+    let response = await this.fetch(path)
+    for (;;) {
+      const body = response.json()
+      for (const entity of body.value as Entity[]) rows.set(this.keyOf(entity), plain(entity))
+      if (!body['@odata.nextLink']) return rows
+      response = await this.fetch(body['@odata.nextLink'])
+    }
+  }
+
   /** The first read: every page, then the delta link of its last page. */
   async start(path: string, headers: Record<string, string> = {}): Promise<void> {
     let response = await this.fetch(path, { Prefer: 'odata.track-changes', ...headers })

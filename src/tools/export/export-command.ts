@@ -8,8 +8,8 @@
 // Prints one JSON line with the summary on stdout (stderr when the rows go to stdout); exits 0 when the
 // export is complete, 2 when the service stayed away past --retry-for (run the same command again to
 // resume), 1 on any other error.
-import { authorizationFrom, ServiceClient } from '../shared/service-client.js'
-import { headersFrom, readArguments } from '../shared/command-arguments.js'
+import { ServiceClient } from '../shared/service-client.js'
+import { readArguments, SERVICE_VALUES, serviceConnection } from '../shared/command-arguments.js'
 import { exportTargetsOf, formatOfOutput, type ExportTarget } from './export-plan.js'
 import { ExportGaveUp, runExport } from './run-export.js'
 
@@ -28,10 +28,7 @@ export const EXPORT_USAGE = `odata-registers export --set RESOURCE [--output FIL
 export async function exportCommand(args: readonly string[]): Promise<number> {
   const a = readArguments(args, {
     values: [
-      'url',
-      'token',
-      'user',
-      'header',
+      ...SERVICE_VALUES,
       'set',
       'filter',
       'select',
@@ -71,12 +68,7 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
   if (follow && targets.length > 1) throw new Error('--follow follows one set: give one --set')
   if (targets.length > 1 && a.value('checkpoint'))
     throw new Error('--checkpoint names one file: with a mapping file each output has its own')
-  const client = new ServiceClient({
-    root: a.value('url') ?? process.env.ODATA_URL ?? 'http://127.0.0.1:8080/api/v4/',
-    authorization: authorizationFrom({ token: a.value('token'), user: a.value('user') }),
-    headers: headersFrom(a.values('header')),
-    connections: 2,
-  })
+  const client = new ServiceClient({ ...serviceConnection(a), connections: 2 })
   const stop = new AbortController()
   const onSignal = () => stop.abort()
   process.once('SIGINT', onSignal)

@@ -6,8 +6,7 @@
 // Prints one JSON line with the summary on stdout; exits 0 when every row has its outcome (rejected
 // rows included: they are in the reject file), 2 when the service stayed away past --retry-for (run the
 // same command again to resume), 1 on any other error.
-import { authorizationFrom } from '../shared/service-client.js'
-import { headersFrom, readArguments } from '../shared/command-arguments.js'
+import { readArguments, SERVICE_VALUES, serviceConnection } from '../shared/command-arguments.js'
 import { GaveUpError } from './batch-sender.js'
 import { readMappingFile, type FilePlan } from './load-plan.js'
 import { runLoad } from './run-load.js'
@@ -28,10 +27,7 @@ export const LOAD_USAGE = `odata-registers load [FILE…] [--mapping FILE] --url
 export async function loadCommand(args: readonly string[]): Promise<number> {
   const a = readArguments(args, {
     values: [
-      'url',
-      'token',
-      'user',
-      'header',
+      ...SERVICE_VALUES,
       'mapping',
       'set',
       'map',
@@ -85,9 +81,7 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
   const first = mapping ?? (files[0]!.path === '-' ? 'stdin' : files[0]!.path)
   try {
     const summary = await runLoad({
-      root: a.value('url') ?? process.env.ODATA_URL ?? 'http://127.0.0.1:8080/api/v4/',
-      authorization: authorizationFrom({ token: a.value('token'), user: a.value('user') }),
-      headers: headersFrom(a.values('header')),
+      ...serviceConnection(a),
       files,
       format,
       concurrency: a.number('concurrency', 4),
