@@ -31,7 +31,7 @@ import { pageSize } from './page-size.js'
 import { parseReadOptions } from './parsed-read-options.js'
 import { translateQueryError } from './query-errors.js'
 import { poolRunner, type QueryRunner } from './query-runner.js'
-import { totalOrder } from './read-rows.js'
+import { EXPANSION_BATCH_ROWS, totalOrder } from './read-rows.js'
 import { loadExpansions, writeObject } from './row-object.js'
 import { buildRowShape } from './row-shape.js'
 
@@ -39,7 +39,6 @@ import { buildRowShape } from './row-shape.js'
 const DELTA_OPTIONS = new Set(['$filter', '$select', '$format', '$deltatoken'])
 /** Changed rows per page when neither the client nor the `pageSize` setting sets one: a delta is always paged. */
 const DEFAULT_DELTA_PAGE = 1000
-const EXPANSION_BATCH_ROWS = 500
 
 export async function readDelta(
   context: ServiceContext,

@@ -36,7 +36,7 @@ import { buildRowShape } from './row-shape.js'
 import { decodeSkipToken, encodeSkipToken } from './skip-token.js'
 
 /** Rows expanded together: one query per expanded navigation for this many rows. */
-const EXPANSION_BATCH_ROWS = 500
+export const EXPANSION_BATCH_ROWS = 500
 
 export interface RowsTarget {
   /** The source of the addressed set. */
