@@ -92,10 +92,10 @@ try {
   // 1. A delta of ~1,000 movements against reading them by key. The tracked read of the whole set gives
   // the delta link (its last bytes); then a hundred receipts are posted again, replacing their movements.
   const recorders = (await pool.query(
-    "SELECT Recorder, COUNT(*) AS lines FROM ar_Stock WHERE Recorder_Type = 'StandardODATA.Document_GoodsReceipt' GROUP BY Recorder LIMIT 100",
-  )) as unknown as [{ Recorder: string; lines: number }[]]
+    "SELECT Recorder, COUNT(*) AS line_count FROM ar_Stock WHERE Recorder_Type = 'StandardODATA.Document_GoodsReceipt' GROUP BY Recorder LIMIT 100",
+  )) as unknown as [{ Recorder: string; line_count: number }[]]
   const keys = recorders[0].map((row) => row.Recorder)
-  const changedRows = recorders[0].reduce((sum, row) => sum + Number(row.lines), 0)
+  const changedRows = recorders[0].reduce((sum, row) => sum + Number(row.line_count), 0)
   const tracked = await get(`${ROOT}${SET}?$select=Recorder,LineNumber,Quantity`, { Prefer: 'odata.track-changes' })
   const link = /"@odata\.deltaLink":"([^"]+)"\}$/.exec(tracked.body.subarray(tracked.body.length - 2048).toString())?.[1]
   if (!link) throw new Error('the tracked read ended without a delta link')

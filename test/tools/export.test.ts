@@ -92,19 +92,22 @@ t.test('an export stopped half-way resumes from its checkpoint: each row once', 
   t.equal(whole.code, 0, whole.stderr)
   const expected = lines(output)
   t.ok(expected.length > 1000)
-  // A run killed after its third page, and a half-written page behind it.
+  // A run killed once it has checkpointed a page, and a half-written page behind it.
   const run = runCli([...args, '--page-size', '100'])
+  let ended = false
+  void run.done.then(() => (ended = true))
   await new Promise<void>((resolve) => {
     const timer = setInterval(() => {
       const state = existsSync(`${output}.checkpoint`) ? JSON.parse(readFileSync(`${output}.checkpoint`, 'utf8')) : undefined
-      if (state?.rows >= 300) {
+      if (state?.rows >= 100 || ended) {
         clearInterval(timer)
         run.child.kill('SIGKILL')
         resolve()
       }
-    }, 5)
+    }, 2)
   })
   await run.done
+  t.notOk(ended && !existsSync(`${output}.checkpoint`), 'stopped before the end')
   writeFileSync(output, '{"cut": ', { flag: 'a' })
   const resumed = await runCli([...args, '--page-size', '100']).done
   t.equal(resumed.code, 0, resumed.stderr)

@@ -68,19 +68,34 @@ function keyLiteral(type: BoundType, text: string): BoundLiteral {
   }
 }
 
-/** The rows with any of these keys (values as texts, in the set's key order). */
+/**
+ * The rows with any of these keys (values as texts, in the set's key order), grouped by all but the last key
+ * column: `(Recorder = ? AND Recorder_Type = ? AND LineNumber IN (…)) OR …`. A thousand movements of a
+ * hundred recorders are a hundred branches, which MariaDB's range optimizer reads in the time of a read by
+ * key; one branch per key took it ten times as long.
+ */
 export function keyMatch(root: Range, keyColumns: readonly SourceColumn[], keys: readonly (readonly string[])[]): BoundExpression {
   if (keys.length === 0) return BoundLiteral.FALSE
   const properties = keyColumns.map((column) => BoundProperty.create(root, column))
-  if (keyColumns.length === 1)
-    return BoundIn.create(
-      properties[0]!,
-      keys.map((key) => keyLiteral(keyColumns[0]!.type, key[0]!)),
-    )
+  const last = keyColumns.length - 1
+  const groups = new Map<string, { prefix: readonly string[]; lasts: string[] }>()
+  for (const key of keys) {
+    const prefix = key.slice(0, last)
+    const name = JSON.stringify(prefix)
+    let group = groups.get(name)
+    if (!group) groups.set(name, (group = { prefix, lasts: [] }))
+    group.lasts.push(key[last]!)
+  }
   return BoundLogical.any(
-    keys.map((key) =>
+    [...groups.values()].map(({ prefix, lasts }) =>
       BoundLogical.all(
-        properties.map((property, i) => BoundComparison.create('eq', property, keyLiteral(keyColumns[i]!.type, key[i]!))),
+        [
+          ...prefix.map((value, i) => BoundComparison.create('eq', properties[i]!, keyLiteral(keyColumns[i]!.type, value))),
+          BoundIn.create(
+            properties[last]!,
+            lasts.map((value) => keyLiteral(keyColumns[last]!.type, value)),
+          ),
+        ],
         BoundLiteral.TRUE,
       ),
     ),

@@ -1,6 +1,7 @@
 // The export loop: pages of the resource (keyset-paged next links, `Prefer: odata.maxpagesize`) written to
-// the output one at a time, so memory holds one page whatever the size; after each page the output
-// reaches the disk and the checkpoint records the next link and the output's length (export-checkpoint.ts).
+// the output one at a time, so memory holds two pages whatever the size (the next one is asked for while
+// this one is written); at most once a second, and at the end, the output is synced to disk and then the
+// checkpoint records the next link and the output's length (export-checkpoint.ts).
 //
 // `--changes`: the first run reads the set with `Prefer: odata.track-changes` and keeps the delta link of
 // its last page; each later run follows the kept link and writes only what changed since (removed rows as
@@ -44,8 +45,13 @@ export class ExportGaveUp extends Error {}
 interface Output {
   readonly bytes: number
   write(text: string): Promise<void>
+  /** Everything written so far on the disk. */
+  sync(): Promise<void>
   close(): Promise<void>
 }
+
+/** How often the checkpoint moves on: each time costs a sync of the output. */
+const CHECKPOINT_EVERY_MS = 1000
 
 async function openOutput(path: string, keepBytes: number | undefined): Promise<Output> {
   if (path === '-') {
@@ -58,6 +64,7 @@ async function openOutput(path: string, keepBytes: number | undefined): Promise<
         bytes += Buffer.byteLength(text)
         if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve))
       },
+      async sync() {},
       async close() {},
     }
   }
@@ -80,8 +87,8 @@ async function openOutput(path: string, keepBytes: number | undefined): Promise<
       const buffer = Buffer.from(text, 'utf8')
       await handle.write(buffer, 0, buffer.length, bytes)
       bytes += buffer.length
-      await handle.datasync()
     },
+    sync: () => handle.datasync(),
     close: () => handle.close(),
   }
 }
@@ -176,14 +183,17 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
   }
   try {
     for (;;) {
-      let link = state?.next ?? (options.changes ? state?.deltaLink : undefined)
+      const link = state?.next ?? (options.changes ? state?.deltaLink : undefined)
       const tracked = options.changes && link === undefined
       let path = link === undefined ? firstPath(target) : underRoot(client, link)
       const headers: Record<string, string> = {
         prefer: tracked ? `odata.track-changes,odata.maxpagesize=${options.pageSize}` : `odata.maxpagesize=${options.pageSize}`,
       }
+      let pending = getPage(client, path, headers, options.retryForSeconds)
+      // The first page is checkpointed at once, later ones once a second.
+      let checkpointed = 0
       for (;;) {
-        const answer = await getPage(client, path, headers, options.retryForSeconds)
+        const answer = await pending
         if (answer.status !== 200) {
           const error = errorOf(answer)
           if (answer.status === 410)
@@ -197,6 +207,13 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
             `${target.resource} does not track changes with these options (catalogs, documents, registers; $filter and $select only)`,
           )
         const body = answer.json() as { value: Row[]; '@odata.nextLink'?: string; '@odata.deltaLink'?: string }
+        const next = body['@odata.nextLink']
+        if (next !== undefined) {
+          // The next page is on its way while this one is written.
+          path = underRoot(client, next)
+          pending = getPage(client, path, headers, options.retryForSeconds)
+          pending.catch(() => undefined)
+        }
         if (headerDue) {
           await output.write(format.header(await csvColumns(options, body.value[0])))
           headerDue = false
@@ -215,7 +232,9 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
         rows += body.value.length
         pages++
         progress.update(rows, total)
-        const next = body['@odata.nextLink']
+        if (next !== undefined && Date.now() - checkpointed < CHECKPOINT_EVERY_MS) continue
+        checkpointed = Date.now()
+        await output.sync()
         const deltaLink = next === undefined ? body['@odata.deltaLink'] : state?.deltaLink
         state = {
           target: identity,
@@ -226,8 +245,6 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
         }
         writeExportState(options.checkpointPath, state)
         if (next === undefined) break
-        link = next
-        path = underRoot(client, link)
       }
       if (!options.follow || options.stop?.aborted) break
       await sleep(options.intervalSeconds * 1000, options.stop)
