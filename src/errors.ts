@@ -48,6 +48,16 @@ export const ERROR_CODES = {
     status: 400,
     description: '$skiptoken was not issued by this service for this query (another set, $apply or $orderby, or altered).',
   },
+  InvalidDeltaLink: {
+    status: 400,
+    description:
+      'A delta link of this service is used for another set, other $filter or $select, by another subject, or with options a delta does not take.',
+  },
+  DeltaLinkGone: {
+    status: 410,
+    description:
+      'The delta link is unknown (not signed by this database, or altered) or expired (the changes since its position are no longer kept): read the set again with Prefer: odata.track-changes.',
+  },
   InvalidParameter: { status: 400, description: 'A function parameter is unknown, duplicated, unnamed or has a bad value.' },
   NotFilledInResult: {
     status: 400,

@@ -2,6 +2,7 @@
 // its summary, its usage and what it runs (command.ts); help and unknown commands are handled for it
 // (command-line.ts). The code of a command is imported when it runs, so that help loads none of it.
 import { DRIVE_USAGE } from '../tools/drive/drive-usage.js'
+import { EXPORT_USAGE } from '../tools/export/export-usage.js'
 import { LOAD_USAGE } from '../tools/load/load-usage.js'
 import type { Command } from './command.js'
 
@@ -82,5 +83,10 @@ ${ENVIRONMENT}`,
     summary: 'drive a workload of $batch requests against the service and report latencies',
     usage: DRIVE_USAGE,
     run: async (args) => (await import('../tools/drive/drive-command.js')).driveCommand(args),
+  },
+  export: {
+    summary: 'export a set, a filtered set or a virtual table to NDJSON or CSV, or only what changed since the last run',
+    usage: EXPORT_USAGE,
+    run: async (args) => (await import('../tools/export/export-command.js')).exportCommand(args),
   },
 }

@@ -35,6 +35,7 @@ export const ADMIN_HTML = `<!doctype html>
     <div class="row"><label for="maxBatchOperations">maxBatchOperations</label><input id="maxBatchOperations" name="maxBatchOperations" type="text" size="8"><button type="button" data-reset="maxBatchOperations">reset</button><span class="source" data-source="maxBatchOperations"></span></div>
     <div class="row"><label for="logLevel">logLevel</label><select id="logLevel" name="logLevel"><option>off</option><option>errors</option><option>writes</option><option>all</option></select><button type="button" data-reset="logLevel">reset</button><span class="source" data-source="logLevel"></span></div>
     <div class="row"><label for="pageSize">pageSize</label><input id="pageSize" name="pageSize" type="text" size="8"><button type="button" data-reset="pageSize">reset</button><span class="source" data-source="pageSize"></span></div>
+    <div class="row"><label for="changeRetentionHours">changeRetentionHours</label><input id="changeRetentionHours" name="changeRetentionHours" type="text" size="8"><button type="button" data-reset="changeRetentionHours">reset</button><span class="source" data-source="changeRetentionHours"></span></div>
     <div class="row"><button id="save" type="submit">Save</button> <span id="settings-message" role="status"></span></div>
   </form>
 </section>
@@ -64,7 +65,7 @@ export const ADMIN_HTML = `<!doctype html>
 `
 
 export const ADMIN_SCRIPT = `'use strict'
-const NAMES = ['maxBatchSizeMB', 'maxBatchOperations', 'logLevel', 'pageSize']
+const NAMES = ['maxBatchSizeMB', 'maxBatchOperations', 'logLevel', 'pageSize', 'changeRetentionHours']
 const byId = (id) => document.getElementById(id)
 const text = (tag, value) => { const element = document.createElement(tag); element.textContent = value == null ? '' : String(value); return element }
 const say = (element, message, ok) => { element.textContent = message; element.className = ok ? 'ok' : 'error' }

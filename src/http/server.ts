@@ -4,6 +4,7 @@
 // uWS specifics kept here: `onAborted` is registered (by Responder) before any `await`; request
 // headers and URL are copied out synchronously, because `req` is invalid after the callback returns;
 // body chunks are copied, because the ArrayBuffer given to `onData` is only valid during the callback.
+import { startChangeRetention } from '../service/change-retention.js'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -74,6 +75,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
   // The settings an administrator changed, in this process or another (decisions.md §8).
   await context.settings.load(context.pool)
   context.settings.startRefreshing(context.pool)
+  const changeRetention = startChangeRetention(context.pool, () => context.settings.current.changeRetentionHours)
   const authenticator = new Authenticator(context.model)
   const app = uws.App()
   const fallbackHost = `${options.host}:${options.port}`
@@ -271,6 +273,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
   let listening = true
   const stopListening = () => {
     context.settings.stopRefreshing()
+    changeRetention.stop()
     unwatchPool(context.pool as unknown as ObservablePool)
     front?.stopAccepting()
     if (listening) uws.us_listen_socket_close(listenSocket)

@@ -81,6 +81,10 @@ export interface Settings {
   logLevel?: 'off' | 'errors' | 'writes' | 'all'
   pageSize?: number
   /**
+   * How long the change record keeps what changed, in hours (default 168, a week): a delta link older than that answers 410 DeltaLinkGone.
+   */
+  changeRetentionHours?: number
+  /**
    * What a write body's names that are not properties of the type make: refuse (400 UnknownProperty, the default) or ignore (the reference system's lenient reading). Read at start-up; not a run-time setting.
    */
   unknownProperties?: 'refuse' | 'ignore'

@@ -167,6 +167,8 @@ export interface ResolvedSettings {
   readonly maxBatchOperations: number
   readonly logLevel: 'off' | 'errors' | 'writes' | 'all'
   readonly pageSize: number
+  /** How long the change record keeps its notes, in hours: a delta link older than that is 410 (docs/change-tracking.md). */
+  readonly changeRetentionHours: number
 }
 
 export interface ServiceModel {
@@ -182,7 +184,13 @@ export interface ServiceModel {
   readonly configuration: Configuration
 }
 
-export const DEFAULT_SETTINGS: ResolvedSettings = { maxBatchSizeMB: 10, maxBatchOperations: 100, logLevel: 'off', pageSize: 0 }
+export const DEFAULT_SETTINGS: ResolvedSettings = {
+  maxBatchSizeMB: 10,
+  maxBatchOperations: 100,
+  logLevel: 'off',
+  pageSize: 0,
+  changeRetentionHours: 168,
+}
 
 export function resolveSettings(settings: SettingsConfig | undefined): ResolvedSettings {
   // `unknownProperties` is read from the configuration where bodies are read; it is no run-time setting.

@@ -14,6 +14,7 @@
 import { ODataError } from '../errors.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../model/model.js'
 import { id, idList, join, rowValues, sql, type SqlFragment } from '../sql/sql-template.js'
+import { recordChanges, recordRows } from '../store/change-record.js'
 import { registerTotals } from '../store/totals.js'
 import { isDuplicateKey, type Transaction } from '../store/transaction.js'
 import type { RegisterMovements } from './posting-plan.js'
@@ -66,8 +67,15 @@ function insertHead(register: RegisterMovements): SqlFragment {
   return head
 }
 
-/** Inserts the register's rows with multi-row INSERTs of at most ROWS_PER_INSERT rows. */
+/** Inserts the register's rows with multi-row INSERTs of at most ROWS_PER_INSERT rows, noting each in the change record. */
 async function insertRegisterRows(transaction: Transaction, register: RegisterMovements): Promise<void> {
+  recordRows(
+    transaction,
+    register.recordTypeSet.table,
+    register.recordTypeSet.key.map((k) => k.column),
+    register.columns.map((c) => c.column),
+    register.rows,
+  )
   const head = insertHead(register)
   const width = register.columns.length
   for (let start = 0; start < register.rows.length; start += ROWS_PER_INSERT) {
@@ -87,6 +95,10 @@ export async function removeMovements(
   for (const set of await registersWithMovements(transaction, recordTypeSets, recorder)) {
     const totals = registerTotals(model, registerSetOf(model, set))
     if (totals) await transaction.run(totals.subtract.sql, totals.subtract.values(recorder.key, recorder.type))
+    // The removed lines go to the change record: a delta shows each as removed unless it is written again.
+    const keyColumns = set.key.map((k) => k.column)
+    const removed = await transaction.arrays(sql`SELECT ${idList(keyColumns)} FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}`)
+    recordChanges(transaction, set.table, removed)
     await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}`)
   }
 }

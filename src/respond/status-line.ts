@@ -14,6 +14,7 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   409: 'Conflict',
   412: 'Precondition Failed',
   413: 'Content Too Large',
+  410: 'Gone',
   415: 'Unsupported Media Type',
   424: 'Failed Dependency',
   429: 'Too Many Requests',

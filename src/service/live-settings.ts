@@ -34,6 +34,7 @@ const ENVIRONMENT: Readonly<Record<SettingName, { variable: string; parse: (text
   maxBatchOperations: { variable: 'MAX_BATCH_OPERATIONS', parse: numeric },
   logLevel: { variable: 'REQUEST_LOG_LEVEL', parse: (text) => text },
   pageSize: { variable: 'PAGE_SIZE', parse: numeric },
+  changeRetentionHours: { variable: 'CHANGE_RETENTION_HOURS', parse: numeric },
 }
 
 const NAMES = Object.keys(ENVIRONMENT) as SettingName[]

@@ -7,6 +7,7 @@
 // Totals are derived data: a totals table whose layout is not the one this code keeps (the versions
 // recorded in `_service_state`), or that was just created or given new columns, is recomputed from the
 // movements (totals.ts), so a database from an older version serves correct balances at once.
+import { prepareChangeRecord } from './change-feed.js'
 import type { Pool } from './pool.js'
 import { createTableSql, schemaTables, type TableDefinition } from './schema.js'
 import { id, raw, sql } from '../sql/sql-template.js'
@@ -81,6 +82,7 @@ export async function migrate(pool: Pool, model: ServiceModel): Promise<Migratio
     }
     await reconcileTable(pool, table, columns, report)
   }
+  await prepareChangeRecord(pool)
   await bringTotalsUpToDate(pool, model, report)
   return report
 }

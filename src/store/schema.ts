@@ -196,6 +196,31 @@ export const SERVICE_TABLES: readonly TableDefinition[] = [
     primaryKey: ['subject', 'rule_index', 'window_start'],
     indexes: [],
   },
+  // The change record (src/store/change-record.ts, docs/change-tracking.md): a note per written row of a
+  // tracked table, in the writing transaction; `seq` is the position a delta link names.
+  {
+    name: '_changes',
+    columns: [
+      { name: 'seq', definition: 'BIGINT NOT NULL AUTO_INCREMENT' },
+      { name: 'table_name', definition: 'VARCHAR(64) NOT NULL' },
+      { name: 'key_hash', definition: 'BINARY(16) NOT NULL' },
+      { name: 'key_values', definition: 'TEXT NOT NULL' },
+      { name: 'recorded_at', definition: 'DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP' },
+    ],
+    primaryKey: ['seq'],
+    indexes: [
+      { name: 'by_table', columns: ['table_name', 'seq'] },
+      { name: 'by_key', columns: ['table_name', 'key_hash', 'seq'] },
+    ],
+  },
+  // One row: writers hold it shared while they write their notes, a delta reader takes it exclusively
+  // to learn the position below which no transaction is still in flight (change-feed.ts).
+  {
+    name: '_change_clock',
+    columns: [{ name: 'id', definition: 'TINYINT NOT NULL' }],
+    primaryKey: ['id'],
+    indexes: [],
+  },
 ]
 
 /** Every table the model needs, in creation order. */

@@ -14,6 +14,7 @@
 import type { ResultSetHeader } from 'mysql2'
 import { SqlFragment } from '../sql/sql-template.js'
 import { isDatabaseUnreachable, isNodeUnavailable, wasNeverSent } from '../database-failures.js'
+import { discardRecordedChanges, writeRecordedChanges } from './change-record.js'
 import type { Pool, PoolConnection } from './pool.js'
 
 /**
@@ -147,13 +148,17 @@ export async function runInTransaction<T>(
   try {
     for (let attempt = 1; ; attempt++) {
       let committing = false
+      const transaction = transactionOn(connection)
       try {
         await connection.query('START TRANSACTION')
-        const result = await work(transactionOn(connection))
+        const result = await work(transaction)
+        // The change record's notes go last, in this transaction (change-record.ts).
+        await writeRecordedChanges(transaction)
         committing = true
         await connection.query('COMMIT')
         return result
       } catch (error) {
+        discardRecordedChanges(transaction)
         // A node that cannot serve keeps its connection out of the pool even when the ROLLBACK went through.
         usable = (await rollBack(connection)) && !isDatabaseUnreachable(error)
         const next = attempt >= attempts ? 'give-up' : afterFailure(error, committing, usable, owned)

@@ -111,7 +111,7 @@ t.test(
     t.equal(settings.sources.maxBatchOperations, 'administrator')
     t.same(
       await page.$$eval('[data-source]', (elements) => elements.map((element) => element.textContent)),
-      ['configuration', 'administrator', 'configuration', 'administrator'],
+      ['configuration', 'administrator', 'configuration', 'administrator', 'default'],
       'the page shows the new sources',
     )
 

@@ -46,8 +46,14 @@ t.test('an administrator reads the settings and where each comes from', async (t
   t.equal(response.status, 200)
   t.equal(response.headers['cache-control'], 'no-store')
   t.same(response.json(), {
-    settings: { maxBatchSizeMB: 10, maxBatchOperations: 100, logLevel: 'all', pageSize: 0 },
-    sources: { maxBatchSizeMB: 'configuration', maxBatchOperations: 'configuration', logLevel: 'configuration', pageSize: 'configuration' },
+    settings: { maxBatchSizeMB: 10, maxBatchOperations: 100, logLevel: 'all', pageSize: 0, changeRetentionHours: 168 },
+    sources: {
+      maxBatchSizeMB: 'configuration',
+      maxBatchOperations: 'configuration',
+      logLevel: 'configuration',
+      pageSize: 'configuration',
+      changeRetentionHours: 'default',
+    },
   })
   const byToken = await service.request('GET', `${TOKEN_ROOT}$settings`, { headers: { authorization: 'Bearer demo-token' } })
   t.equal(byToken.status, 200, 'on the token root too')
@@ -167,8 +173,14 @@ t.test('the environment overrides the configuration; an administrator overrides 
   const settings = new LiveSettings(model.settings, model.configuration.settings ?? {}, environment)
   t.same(new LiveSettings(model.settings, {}).view().sources.pageSize, 'default', 'a setting the configuration leaves out is the default')
   t.same(settings.view(), {
-    settings: { maxBatchSizeMB: 10, maxBatchOperations: 40, logLevel: 'errors', pageSize: 0 },
-    sources: { maxBatchSizeMB: 'configuration', maxBatchOperations: 'environment', logLevel: 'environment', pageSize: 'configuration' },
+    settings: { maxBatchSizeMB: 10, maxBatchOperations: 40, logLevel: 'errors', pageSize: 0, changeRetentionHours: 168 },
+    sources: {
+      maxBatchSizeMB: 'configuration',
+      maxBatchOperations: 'environment',
+      logLevel: 'environment',
+      pageSize: 'configuration',
+      changeRetentionHours: 'default',
+    },
   })
   await settings.change(service.database.pool, { maxBatchOperations: 9 })
   t.equal(settings.current.maxBatchOperations, 9)

@@ -3,4 +3,4 @@
 import t from 'tap'
 import { replayWireCases } from '../support/wire-replay.js'
 
-await replayWireCases(t, 'reads', 25)
+await replayWireCases(t, 'reads', 30)

@@ -29,7 +29,10 @@ export function sendStep(service: TestService, request: WireRequest): Promise<Te
     for (const given of Object.keys(headers)) if (given.toLowerCase() === name.toLowerCase()) delete headers[given]
     if (value !== '') headers[name] = value
   }
-  return service.request(request.method, `${token ? TOKEN_ROOT : REFERENCE_ROOT}${request.path}`, { headers, body })
+  // An absolute path is a link the service handed out (a saved `@odata.deltaLink`), followed as given.
+  const absolute = /^https?:\/\//.test(request.path) ? new URL(request.path) : undefined
+  const target = absolute ? `${absolute.pathname}${absolute.search}` : `${token ? TOKEN_ROOT : REFERENCE_ROOT}${request.path}`
+  return service.request(request.method, target, { headers, body })
 }
 
 function headerOf(response: TestResponse, name: string): unknown {
@@ -75,7 +78,14 @@ function answerProblems(response: TestResponse, expect: WireExpect): { problems:
 function saved(path: string, response: TestResponse, json: () => unknown): string {
   const [where, ...rest] = path.split('.')
   let value: unknown = where === 'headers' ? response.headers : where === 'body' ? json() : undefined
+  // A member whose name has dots (`body.@odata.deltaLink`) is taken whole.
+  const whole = rest.join('.')
+  if (where === 'body' && whole.startsWith('@')) return savedValue((value as Record<string, unknown> | undefined)?.[whole], path)
   for (const part of rest) value = (value as Record<string, unknown> | undefined)?.[where === 'headers' ? part.toLowerCase() : part]
+  return savedValue(value, path)
+}
+
+function savedValue(value: unknown, path: string): string {
   if (typeof value !== 'string' && typeof value !== 'number') throw new Error(`nothing to save at ${path}`)
   return String(value)
 }

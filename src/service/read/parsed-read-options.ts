@@ -35,7 +35,20 @@ export interface ParsedReadOptions {
 export type ReadKind = 'collection' | 'entity' | 'count'
 
 const ACCEPTED: Readonly<Record<ReadKind, ReadonlySet<SystemQueryOption>>> = {
-  collection: new Set(['$filter', '$orderby', '$select', '$expand', '$apply', '$top', '$skip', '$count', '$skiptoken', '$format']),
+  // `$deltatoken`: change tracking (read-collection.ts decides what it means before the rows are read).
+  collection: new Set([
+    '$filter',
+    '$orderby',
+    '$select',
+    '$expand',
+    '$apply',
+    '$top',
+    '$skip',
+    '$count',
+    '$skiptoken',
+    '$deltatoken',
+    '$format',
+  ]),
   entity: new Set(['$select', '$expand', '$format']),
   // OData 4.01 §11.2.10: `/$count` takes $filter (and $search); $apply shapes what is counted.
   count: new Set(['$filter', '$apply', '$format']),

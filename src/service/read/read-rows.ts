@@ -36,7 +36,7 @@ import { buildRowShape } from './row-shape.js'
 import { decodeSkipToken, encodeSkipToken } from './skip-token.js'
 
 /** Rows expanded together: one query per expanded navigation for this many rows. */
-const EXPANSION_BATCH_ROWS = 500
+export const EXPANSION_BATCH_ROWS = 500
 
 export interface RowsTarget {
   /** The source of the addressed set. */
@@ -51,7 +51,23 @@ export interface RowsTarget {
   readonly fingerprint?: string
 }
 
-export async function readRows(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, target: RowsTarget): Promise<void> {
+/** A first read under `Prefer: odata.track-changes` (docs/change-tracking.md). */
+export interface RowsTracking {
+  /** The Preference-Applied value, as the client spelled the preference. */
+  readonly applied: string
+  /** The `$deltatoken` the next links carry, so that the last page knows the position taken before the first. */
+  readonly readToken: string
+  /** What the last page ends with. */
+  readonly deltaLink: string
+}
+
+export async function readRows(
+  context: ServiceContext,
+  request: ServiceRequest,
+  sink: ResponseSink,
+  target: RowsTarget,
+  tracking?: RowsTracking,
+): Promise<void> {
   const parsed = parseReadOptions(request, 'collection')
   const format = jsonFormat(request)
   const bound = bindRead(context, request, parsed, target.base, target.conditions)
@@ -97,12 +113,13 @@ export async function readRows(context: ServiceContext, request: ServiceRequest,
   if (count !== undefined) annotations.push(`"@odata.count":${count}`)
   const head = `{${annotations.map((a) => `${a},`).join('')}"value":[`
   const tail = (written: number, last: readonly unknown[] | undefined, more: boolean) => {
-    if (!more || !pageLimited || last === undefined) return ']}'
+    if (!more || !pageLimited || last === undefined)
+      return tracking === undefined ? ']}' : `],"@odata.deltaLink":${JSON.stringify(tracking.deltaLink)}}`
     const token = encodeSkipToken(
       signature,
       orderPositions.map((p) => last[p]),
     )
-    const link = nextLink(request, target.resourcePath, token, top === undefined ? undefined : top - written)
+    const link = nextLink(request, target.resourcePath, token, top === undefined ? undefined : top - written, tracking?.readToken)
     return `],"@odata.nextLink":${JSON.stringify(link)}}`
   }
   const writer: RowWriter =
@@ -119,7 +136,7 @@ export async function readRows(context: ServiceContext, request: ServiceRequest,
       values: query.parameters,
       writer,
       status: 200,
-      headers: responseHeaders(format, paging.applied === undefined ? {} : { 'Preference-Applied': paging.applied }),
+      headers: responseHeaders(format, preferenceApplied(paging.applied, tracking?.applied)),
       head,
       tail,
       ...(pageLimited ? { rowLimit: paging.size! } : {}),
@@ -127,6 +144,11 @@ export async function readRows(context: ServiceContext, request: ServiceRequest,
   await (shape.expansions.length === 0 ? stream() : expandingReadLimit(context.pool)(stream)).catch((error: unknown) => {
     throw translateQueryError(error)
   })
+}
+
+function preferenceApplied(...applied: (string | undefined)[]): Record<string, string> {
+  const given = applied.filter((value) => value !== undefined)
+  return given.length === 0 ? {} : { 'Preference-Applied': given.join(', ') }
 }
 
 /** The requested order (or the source's own), completed with the row key so that no two rows tie. */

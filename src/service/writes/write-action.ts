@@ -4,6 +4,7 @@
 // Both call forms (`…/Post`, `…/StandardODATA.Post`) resolve to the same action before this code runs.
 // Parameters come as a JSON object body: `Post` takes `PostingModeOperational` (boolean, optional; the
 // demo's rules do not depend on it, it is checked and accepted); any other parameter is `400`.
+import { recordChange } from '../../store/change-record.js'
 import { ODataError } from '../../errors.js'
 import type { ActionModel, EntitySetModel } from '../../model/model.js'
 import type { KeyValues } from '../../odata/resource-path.js'
@@ -90,6 +91,7 @@ export function prepareAction(
     await transaction.run(
       sql`UPDATE ${id(set.table)} SET ${id('Posted')} = ${posting ? 1 : 0}, ${id('DataVersion')} = ${dataVersion} WHERE ${id('Ref_Key')} = ${refKey}`,
     )
+    recordChange(transaction, set.table, [refKey])
     return noContent(entityTag(dataVersion))
   }
 }

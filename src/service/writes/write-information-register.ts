@@ -14,6 +14,7 @@ import type { EntitySetModel } from '../../model/model.js'
 import type { KeyValues } from '../../odata/resource-path.js'
 import { defaultValue } from '../../posting/posting-plan.js'
 import { id, join, rowValues, sql } from '../../sql/sql-template.js'
+import { recordChange, recordRows } from '../../store/change-record.js'
 import { jsonFormat } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
@@ -71,6 +72,13 @@ export function prepareRecordWrite(context: ServiceContext, request: ServiceRequ
   return async (transaction) => {
     // REPLACE is the portable "insert or replace by primary key" (MySQL 8, MariaDB, TiDB).
     await transaction.run(sql`REPLACE INTO ${id(set.table)} (${columnsOf(set.properties)}) VALUES ${rowValues([row], row.length)}`)
+    recordRows(
+      transaction,
+      set.table,
+      set.key.map((k) => k.column),
+      set.properties.map((p) => p.column),
+      [row],
+    )
     return entityResult(request, format, {
       status: 201,
       set,
@@ -99,6 +107,7 @@ export function prepareRecordUpdate(context: ServiceContext, request: ServiceReq
     if (nonKey.length > 0) {
       const settings = join(nonKey.map((p) => sql`${id(p.column)} = ${row[set.properties.indexOf(p)]}`))
       await transaction.run(sql`UPDATE ${id(set.table)} SET ${settings} WHERE ${keyCondition(set, keyParameters)}`)
+      recordChange(transaction, set.table, keyParameters)
     }
     return entityResult(request, format, { status: 200, set, properties: set.properties, row })
   }
@@ -117,6 +126,7 @@ export function prepareRecordDelete(
     if (!stored) throw new ODataError('NotFound', `${set.name} has no record with this key`)
     checkPreconditions(request, true, undefined)
     await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters)}`)
+    recordChange(transaction, set.table, keyParameters)
     return noContent()
   }
 }

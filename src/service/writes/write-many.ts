@@ -14,6 +14,7 @@ import type { EntitySetModel } from '../../model/model.js'
 import { postNewDocuments } from '../../posting/post-document.js'
 import type { EntityValues } from '../../posting/posting-plan.js'
 import { id, join, list, sql } from '../../sql/sql-template.js'
+import { recordChanges } from '../../store/change-record.js'
 import type { Transaction } from '../../store/transaction.js'
 import { authorizeWrite } from '../authorize.js'
 import type { ServiceContext } from '../service-context.js'
@@ -99,6 +100,12 @@ async function writeMany(
   )
   await transaction.run(
     sql`UPDATE ${id(set.table)} SET ${id('Posted')} = 1, ${id('DataVersion')} = CASE ${id('Ref_Key')} ${cases} END WHERE ${id('Ref_Key')} IN (${list(keys)})`,
+  )
+  // Already noted by writeCreates; noted again for whoever reads this alone.
+  recordChanges(
+    transaction,
+    set.table,
+    keys.map((key) => [key]),
   )
   return [...results, ...versions.map((version) => noContent(entityTag(version)))]
 }

@@ -20,6 +20,7 @@ import { unpostDocument } from '../../posting/post-document.js'
 import { defaultValue } from '../../posting/posting-plan.js'
 import { canonicalKey } from '../../respond/entity-writer.js'
 import { id, idList, join, rowValues, sql, type SqlFragment } from '../../sql/sql-template.js'
+import { recordChange, recordChanges } from '../../store/change-record.js'
 import { isDuplicateKey, type Transaction } from '../../store/transaction.js'
 import { jsonFormat } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
@@ -193,6 +194,11 @@ export async function writeCreates(transaction: Transaction, model: ServiceModel
       })
     throw new ODataError('Conflict', `${set.name} already has an entity with Ref_Key ${refKey}`, { target: 'Ref_Key' })
   }
+  recordChanges(
+    transaction,
+    set.table,
+    plans.map((plan) => [plan.refKey]),
+  )
   const partNames = tablePartNames(set)
   // A catalog has no table parts: its creates share one empty map rather than one each.
   const tablePartRowsByPlan =
@@ -264,6 +270,7 @@ export function prepareUpdate(
     const assignments = set.properties.filter((p) => p.role !== 'key')
     const settings = join(assignments.map((p) => sql`${id(p.column)} = ${row[set.properties.indexOf(p)]}`))
     await transaction.run(sql`UPDATE ${id(set.table)} SET ${settings} WHERE ${id('Ref_Key')} = ${refKey}`)
+    recordChange(transaction, set.table, [refKey])
     const expanded: ExpandedRows[] = []
     for (const name of tablePartNames(set)) {
       const rowSet = tablePartSet(model, set, name)
@@ -298,6 +305,7 @@ export function prepareDelete(context: ServiceContext, request: ServiceRequest, 
         await transaction.run(sql`DELETE FROM ${id(tablePartSet(model, set, name).table)} WHERE ${id('Ref_Key')} = ${refKey}`)
     }
     await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${id('Ref_Key')} = ${refKey}`)
+    recordChange(transaction, set.table, [refKey])
     return noContent()
   }
 }

@@ -8,8 +8,7 @@
 // unreadable: nothing is sent) or the service stayed away past --retry-for (run the same command again
 // to resume), 1 when an input cannot be read on past some place (the summary says where) or on any
 // other error.
-import { authorizationFrom } from '../shared/service-client.js'
-import { headersFrom, readArguments } from '../shared/command-arguments.js'
+import { readArguments, SERVICE_VALUES, serviceConnection } from '../shared/command-arguments.js'
 import { LOAD_USAGE } from './load-usage.js'
 import { GaveUpError } from './batch-sender.js'
 import { keyList, readMappingFile, type FilePlan } from './load-plan.js'
@@ -22,10 +21,7 @@ import { runLoad } from './run-load.js'
 export async function loadCommand(args: readonly string[]): Promise<number> {
   const a = readArguments(args, {
     values: [
-      'url',
-      'token',
-      'user',
-      'header',
+      ...SERVICE_VALUES,
       'mapping',
       'set',
       'map',
@@ -107,9 +103,7 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
   }
   try {
     const summary = await runLoad({
-      root: a.value('url') ?? process.env.ODATA_URL ?? 'http://127.0.0.1:8080/api/v4/',
-      authorization: authorizationFrom({ token: a.value('token'), user: a.value('user') }),
-      headers: headersFrom(a.values('header')),
+      ...serviceConnection(a),
       files,
       format,
       concurrency: a.number('concurrency', 4),

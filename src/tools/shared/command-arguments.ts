@@ -1,5 +1,10 @@
 // The flags of a tool's command line: `--name value`, `--name=value`, repeatable flags, boolean flags,
 // and the positional arguments left over. Unknown flags are refused by name.
+import { authorizationFrom } from './service-client.js'
+
+/** The flags every client of the service takes: where it is and how to log in (`serviceConnection`). */
+export const SERVICE_VALUES = ['url', 'token', 'user', 'header'] as const
+
 export interface CommandArguments {
   readonly positional: readonly string[]
   value(name: string): string | undefined
@@ -54,4 +59,17 @@ export function headersFrom(lines: readonly string[]): Record<string, string> {
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
   }
   return headers
+}
+
+/** The service root and credentials of `SERVICE_VALUES` (ODATA_URL, else the local default, when --url is absent). */
+export function serviceConnection(a: CommandArguments): {
+  root: string
+  authorization: string | undefined
+  headers: Record<string, string>
+} {
+  return {
+    root: a.value('url') ?? process.env.ODATA_URL ?? 'http://127.0.0.1:8080/api/v4/',
+    authorization: authorizationFrom({ token: a.value('token'), user: a.value('user') }),
+    headers: headersFrom(a.values('header')),
+  }
 }

@@ -1,0 +1,90 @@
+// The change record, write side: every write path notes the key of each row it creates, changes or
+// deletes in a tracked table (catalogs, documents, information registers, movements) — the values of the
+// key of the entity the row is, in the order of its set's key (a movement: Recorder, Recorder_Type,
+// LineNumber of its `_RecordType` set) — and the notes are
+// written to `_changes` in the same transaction, as its last statements before the COMMIT
+// (runInTransaction calls writeRecordedChanges). A rolled-back or retried transaction leaves no note;
+// a committed one always leaves its notes. Delta links read them back (change-feed.ts,
+// docs/change-tracking.md).
+//
+// Before inserting its notes a transaction takes a shared lock on the one row of `_change_clock` and
+// holds it to its COMMIT. Shared locks do not block each other, so writers never wait for writers here;
+// a delta reader takes the row exclusively for a moment (change-feed.ts: changeWatermark) and thereby
+// waits until every transaction that may hold sequence numbers below the current maximum has ended.
+// The notes go last, so the shared lock is held only for their INSERT and the COMMIT.
+import { createHash } from 'node:crypto'
+import { rowValues, sql } from '../sql/sql-template.js'
+import type { Transaction } from './transaction.js'
+
+/** Rows per INSERT of notes: far below any server's max_allowed_packet. */
+const NOTES_PER_INSERT = 2000
+
+/** Per open transaction: table → key text → key values. A Map keeps one note per row however often it changed. */
+const pending = new WeakMap<Transaction, Map<string, Map<string, readonly unknown[]>>>()
+
+/**
+ * The text a key is compared by: its values in the table's primary-key order, each as text. The delta
+ * read makes the same text from the row it reads back (numbers and stored forms print the same way).
+ */
+export function changeKeyText(values: readonly unknown[]): string {
+  return JSON.stringify(values.map((value) => (value === null || value === undefined ? null : String(value))))
+}
+
+/** A 16-byte digest of the key text: the index `_changes` finds a key's later notes by. */
+export function changeKeyHash(keyText: string): Buffer {
+  return createHash('md5').update(keyText).digest()
+}
+
+/** Notes that the row of `table` whose entity has these key values (in its set's key order) was written. */
+export function recordChange(transaction: Transaction, table: string, key: readonly unknown[]): void {
+  let byTable = pending.get(transaction)
+  if (!byTable) pending.set(transaction, (byTable = new Map()))
+  let keys = byTable.get(table)
+  if (!keys) byTable.set(table, (keys = new Map()))
+  keys.set(changeKeyText(key), key)
+}
+
+/** Notes rows given as arrays in the order of `columns`, their key taken from the `keyColumns` positions. */
+export function recordRows(
+  transaction: Transaction,
+  table: string,
+  keyColumns: readonly string[],
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+): void {
+  const positions = keyColumns.map((name) => columns.indexOf(name))
+  if (positions.some((position) => position < 0)) throw new Error(`internal: ${table} rows lack a key column`)
+  for (const row of rows)
+    recordChange(
+      transaction,
+      table,
+      positions.map((position) => row[position]),
+    )
+}
+
+/** Notes several rows of one table. */
+export function recordChanges(transaction: Transaction, table: string, keys: readonly (readonly unknown[])[]): void {
+  for (const key of keys) recordChange(transaction, table, key)
+}
+
+/** Writes the transaction's notes, under the clock's shared lock; nothing when it noted nothing. */
+export async function writeRecordedChanges(transaction: Transaction): Promise<void> {
+  const byTable = pending.get(transaction)
+  if (!byTable) return
+  pending.delete(transaction)
+  const rows: unknown[][] = []
+  for (const [table, keys] of byTable) for (const text of keys.keys()) rows.push([table, changeKeyHash(text), text])
+  if (rows.length === 0) return
+  const clock = await transaction.arrays(sql`SELECT id FROM _change_clock WHERE id = 1 LOCK IN SHARE MODE`)
+  // Without the row there is no lock, and a delta reader could hand out a position a writer still stands behind.
+  if (clock.length === 0) throw new Error('internal: _change_clock has no row; run migrate')
+  for (let start = 0; start < rows.length; start += NOTES_PER_INSERT) {
+    const chunk = rows.length <= NOTES_PER_INSERT ? rows : rows.slice(start, start + NOTES_PER_INSERT)
+    await transaction.run(sql`INSERT INTO _changes (table_name, key_hash, key_values) VALUES ${rowValues(chunk, 3)}`)
+  }
+}
+
+/** Forgets the notes of a transaction that is rolled back (its attempt may be run again with a fresh one). */
+export function discardRecordedChanges(transaction: Transaction): void {
+  pending.delete(transaction)
+}

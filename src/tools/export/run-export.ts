@@ -1,0 +1,260 @@
+// The export loop: pages of the resource (keyset-paged next links, `Prefer: odata.maxpagesize`) written to
+// the output one at a time, so memory holds two pages whatever the size (the next one is asked for while
+// this one is written); at most once a second, and at the end, the output is synced to disk and then the
+// checkpoint records the next link and the output's length (export-checkpoint.ts).
+//
+// `--changes`: the first run reads the set with `Prefer: odata.track-changes` and keeps the delta link of
+// its last page; each later run follows the kept link and writes only what changed since (removed rows as
+// their key with `_removed`), then keeps the new link. `--follow` does that again every interval, appending.
+import { open, type FileHandle } from 'node:fs/promises'
+import { rmSync } from 'node:fs'
+import { errorOf, type ServiceAnswer, type ServiceClient } from '../shared/service-client.js'
+import { readServiceMetadata } from '../load/service-metadata.js'
+import { readExportState, writeExportState, type ExportState } from './export-checkpoint.js'
+import type { ExportTarget } from './export-plan.js'
+import { createExportProgress } from './export-progress.js'
+import { createRowFormat, exportedRow, REMOVED_COLUMN, type Row } from './row-format.js'
+
+export interface ExportOptions {
+  readonly client: ServiceClient
+  readonly target: ExportTarget
+  readonly checkpointPath: string
+  readonly changes: boolean
+  readonly follow: boolean
+  readonly intervalSeconds: number
+  readonly pageSize: number
+  readonly retryForSeconds: number
+  readonly terminal: boolean
+  /** Ends `--follow` (after the page in hand is written). */
+  readonly stop?: AbortSignal
+}
+
+export interface ExportSummary {
+  readonly rows: number
+  readonly removed: number
+  readonly pages: number
+  /** Whether the run went on from an interrupted one. */
+  readonly resumed: boolean
+  readonly rowsPerSecond: number
+}
+
+/** Thrown when the service stays away past `--retry-for`; the checkpoint lets the same command go on. */
+export class ExportGaveUp extends Error {}
+
+/** The output: a file (cut back on resume, synced after each page) or stdout (with backpressure). */
+interface Output {
+  readonly bytes: number
+  write(text: string): Promise<void>
+  /** Everything written so far on the disk. */
+  sync(): Promise<void>
+  close(): Promise<void>
+}
+
+/** How often the checkpoint moves on: each time costs a sync of the output. */
+const CHECKPOINT_EVERY_MS = 1000
+
+async function openOutput(path: string, keepBytes: number | undefined): Promise<Output> {
+  if (path === '-') {
+    let bytes = keepBytes ?? 0
+    return {
+      get bytes() {
+        return bytes
+      },
+      async write(text) {
+        bytes += Buffer.byteLength(text)
+        if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve))
+      },
+      async sync() {},
+      async close() {},
+    }
+  }
+  let handle: FileHandle
+  if (keepBytes === undefined) handle = await open(path, 'w')
+  else {
+    handle = await open(path, 'a+').then(async (created) => {
+      await created.close()
+      return open(path, 'r+')
+    })
+    // Whatever a stopped run wrote past its last checkpoint goes: that page is read again.
+    await handle.truncate(keepBytes)
+  }
+  let bytes = keepBytes ?? 0
+  return {
+    get bytes() {
+      return bytes
+    },
+    async write(text) {
+      const buffer = Buffer.from(text, 'utf8')
+      await handle.write(buffer, 0, buffer.length, bytes)
+      bytes += buffer.length
+    },
+    sync: () => handle.datasync(),
+    close: () => handle.close(),
+  }
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms)
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer)
+      resolve()
+    })
+  })
+
+/** A link the service handed out, as a path under the client's root. */
+function underRoot(client: ServiceClient, link: string): string {
+  const url = new URL(link, client.root)
+  if (!url.pathname.startsWith(client.root.pathname)) throw new Error(`the service handed out a link outside its root: ${link}`)
+  return `${url.pathname.slice(client.root.pathname.length)}${url.search}`
+}
+
+function firstPath(target: ExportTarget): string {
+  const options: string[] = []
+  if (target.filter !== undefined) options.push(`$filter=${encodeURIComponent(target.filter)}`)
+  if (target.select !== undefined) options.push(`$select=${encodeURIComponent(target.select)}`)
+  return `${encodeURI(target.resource)}${options.length > 0 ? `?${options.join('&')}` : ''}`
+}
+
+/** GET with retries while the service is away, busy or throttling, up to `retryForSeconds` without an answer. */
+async function getPage(
+  client: ServiceClient,
+  path: string,
+  headers: Record<string, string>,
+  retryForSeconds: number,
+): Promise<ServiceAnswer> {
+  const started = Date.now()
+  for (let attempt = 1; ; attempt++) {
+    let reason: string
+    try {
+      const answer = await client.request('GET', path, { headers })
+      if (answer.status !== 503 && answer.status !== 429) return answer
+      reason = `the service answered ${answer.status}`
+    } catch (error) {
+      reason = `the service cannot be reached (${(error as Error).message})`
+    }
+    if (Date.now() - started > retryForSeconds * 1000)
+      throw new ExportGaveUp(
+        `${reason}; gave up after ${retryForSeconds} s (the checkpoint keeps the last page written: run the same command again)`,
+      )
+    await sleep(Math.min(250 * 2 ** Math.min(attempt - 1, 5), 8000))
+  }
+}
+
+/** The CSV columns: the `$select`ed ones, else the set's properties and table parts from `$metadata`, else the first row's. */
+async function csvColumns(options: ExportOptions, firstRow: Row | undefined): Promise<string[]> {
+  const { target, client } = options
+  let properties: string[]
+  if (target.select !== undefined) properties = target.select.split(',').map((name) => name.trim())
+  else {
+    const shape = /^[^/(]+$/.test(target.resource) ? (await readServiceMetadata(client)).sets.get(target.resource) : undefined
+    properties = shape ? [...shape.properties.keys(), ...shape.tableParts.keys()] : Object.keys(firstRow ?? {})
+  }
+  const renamed = properties.map((name) => target.columns[name] ?? name)
+  return options.changes ? [...renamed, REMOVED_COLUMN] : renamed
+}
+
+export async function runExport(options: ExportOptions): Promise<ExportSummary> {
+  const { client, target } = options
+  const identity = JSON.stringify([
+    target.resource,
+    target.filter ?? null,
+    target.select ?? null,
+    target.format,
+    target.path,
+    options.changes,
+  ])
+  let state: ExportState | undefined = readExportState(options.checkpointPath, identity)
+  const resumed = state?.next !== undefined
+  // A file is written afresh by each run, unless the run resumes one or follows changes (a continuous feed).
+  const keep = resumed || (options.follow && state !== undefined) ? (state?.bytes ?? 0) : undefined
+  const output = await openOutput(target.path, keep)
+  const format = createRowFormat(target.format)
+  const progress = createExportProgress({ terminal: options.terminal, label: target.resource })
+  const started = Date.now()
+  let rows = state?.next !== undefined ? state.rows : 0
+  let removed = 0
+  let pages = 0
+  let headerDue = output.bytes === 0 && target.format === 'csv'
+  let total: number | undefined
+  if (!options.changes && !resumed) {
+    const counted = await client.request('GET', `${firstPath({ ...target, select: undefined }).replace(/(\?|$)/, '/$count$1')}`)
+    if (counted.status === 200) total = Number(counted.text())
+  }
+  try {
+    for (;;) {
+      const link = state?.next ?? (options.changes ? state?.deltaLink : undefined)
+      const tracked = options.changes && link === undefined
+      let path = link === undefined ? firstPath(target) : underRoot(client, link)
+      const headers: Record<string, string> = {
+        prefer: tracked ? `odata.track-changes,odata.maxpagesize=${options.pageSize}` : `odata.maxpagesize=${options.pageSize}`,
+      }
+      let pending = getPage(client, path, headers, options.retryForSeconds)
+      // The first page is checkpointed at once, later ones once a second.
+      let checkpointed = 0
+      for (;;) {
+        const answer = await pending
+        if (answer.status !== 200) {
+          const error = errorOf(answer)
+          if (answer.status === 410)
+            throw new Error(
+              `${error.message} (${error.code}); remove ${options.checkpointPath} to export the whole set again and start following from there`,
+            )
+          throw new Error(`GET ${path} answered ${answer.status} ${error.code}: ${error.message}`)
+        }
+        if (tracked && !String(answer.headers['preference-applied'] ?? '').includes('track-changes'))
+          throw new Error(
+            `${target.resource} does not track changes with these options (catalogs, documents, registers; $filter and $select only)`,
+          )
+        const body = answer.json() as { value: Row[]; '@odata.nextLink'?: string; '@odata.deltaLink'?: string }
+        const next = body['@odata.nextLink']
+        if (next !== undefined) {
+          // The next page is on its way while this one is written.
+          path = underRoot(client, next)
+          pending = getPage(client, path, headers, options.retryForSeconds)
+          pending.catch(() => undefined)
+        }
+        if (headerDue) {
+          await output.write(format.header(await csvColumns(options, body.value[0])))
+          headerDue = false
+        }
+        let text = ''
+        for (const entity of body.value) {
+          const removal = entity['@removed'] as { reason?: string } | undefined
+          const row = exportedRow(entity, target.columns)
+          if (removal) {
+            row[REMOVED_COLUMN] = removal.reason ?? 'deleted'
+            removed++
+          }
+          text += format.row(row)
+        }
+        if (text !== '') await output.write(text)
+        rows += body.value.length
+        pages++
+        progress.update(rows, total)
+        if (next !== undefined && Date.now() - checkpointed < CHECKPOINT_EVERY_MS) continue
+        checkpointed = Date.now()
+        await output.sync()
+        const deltaLink = next === undefined ? body['@odata.deltaLink'] : state?.deltaLink
+        state = {
+          target: identity,
+          bytes: output.bytes,
+          rows,
+          ...(next === undefined ? {} : { next }),
+          ...(deltaLink === undefined ? {} : { deltaLink }),
+        }
+        writeExportState(options.checkpointPath, state)
+        if (next === undefined) break
+      }
+      if (!options.follow || options.stop?.aborted) break
+      await sleep(options.intervalSeconds * 1000, options.stop)
+      if (options.stop?.aborted) break
+    }
+  } finally {
+    progress.stop()
+    await output.close()
+  }
+  // A whole export done leaves nothing to resume; an export of changes keeps its delta link.
+  if (!options.changes) rmSync(options.checkpointPath, { force: true })
+  return { rows, removed, pages, resumed, rowsPerSecond: Math.round(rows / Math.max((Date.now() - started) / 1000, 0.001)) }
+}
