@@ -57,7 +57,11 @@ function banner(model: ServiceModel, file: string, base: string, processes: numb
   ]
   if (!isDemoConfiguration(file)) {
     const subjects = model.subjects.map((subject) => `${subject.name} (profile ${subject.profile.name})`).join(', ')
-    lines.push(`  subjects: ${subjects || 'none'}`, `  try: curl -u '<subject>:<password>' '${base}${model.mounts.reference}/v4/$metadata'`, '')
+    lines.push(
+      `  subjects: ${subjects || 'none'}`,
+      `  try: curl -u '<subject>:<password>' '${base}${model.mounts.reference}/v4/$metadata'`,
+      '',
+    )
     return lines.join('\n')
   }
   if (model.subjects.length > 0) {
