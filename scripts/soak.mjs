@@ -154,13 +154,19 @@ check('the request log holds every operation', loggedBatches === report.totals.b
   loggedOperations,
 })
 
-// 4. Memory at the end within 20 % of its level after the first minute.
-const afterFirstMinute = samples.find((sample) => sample.second >= 60)?.rssMB
-const atEnd = samples.at(-1)?.rssMB
+// 4. Memory at the end within 20 % of its level after the first minute. A level is the median of a minute's
+// samples (one a second): a single sample may catch a collection's peak (a first run read 196.6 MB at second
+// 60 between neighbours of 143 to 153 MB, and failed on it though the process stayed flat).
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted.length === 0 ? undefined : sorted[Math.floor(sorted.length / 2)]
+}
+const afterFirstMinute = median(samples.filter((sample) => sample.second >= 60 && sample.second < 120).map((sample) => sample.rssMB))
+const atEnd = median(samples.filter((sample) => sample.second >= report.seconds - 60).map((sample) => sample.rssMB))
 check(
   'memory at the end within 20 % of its level after the first minute',
   afterFirstMinute !== undefined && atEnd !== undefined && Math.abs(atEnd - afterFirstMinute) <= MEMORY_TOLERANCE * afterFirstMinute,
-  { rssMBAfterFirstMinute: afterFirstMinute, rssMBAtEnd: atEnd, rssMBMax: report.server?.rssMBMax },
+  { rssMBSecondMinuteMedian: afterFirstMinute, rssMBLastMinuteMedian: atEnd, rssMBMax: report.server?.rssMBMax },
 )
 await pool.end()
 

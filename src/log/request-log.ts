@@ -103,12 +103,26 @@ export class RequestLog {
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_INTERVAL_MS).unref()
   }
 
+  /**
+   * Writes the buffer, and resolves once every write begun before the call is over: a background write
+   * already on its way (its rows no longer in the buffer) is waited for too, so that a graceful stop, or a
+   * reader of the log, finds every entry made so far.
+   */
   async flush(): Promise<void> {
     clearTimeout(this.timer)
     this.timer = undefined
-    if (this.pending.length === 0) return
     const rows = this.pending
     this.pending = []
+    const earlier = this.writing
+    const writing = Promise.all([earlier, rows.length === 0 ? undefined : this.write(rows)]).then(() => undefined)
+    this.writing = writing
+    await writing
+  }
+
+  /** The writes begun so far (never rejects: a failure is counted and logged). */
+  private writing: Promise<void> = Promise.resolve()
+
+  private async write(rows: unknown[][]): Promise<void> {
     try {
       // Single requests' entries share most of their columns too (subject, profile, method, status, the empty ones):
       // each shared value is written once, and the driver formats the rest (time, URL, duration) per row.
