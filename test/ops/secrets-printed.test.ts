@@ -25,7 +25,7 @@ t.test('another configuration: no password or token in the banner', async (t) =>
   const service = await startServiceProcess('ops_banner_other', { CONFIG: file })
   t.teardown(() => service.close())
   const output = await banner(service)
-  t.match(output, /try: curl -u <subject>:<password>/)
+  t.match(output, /try: curl -u '<subject>:<password>'/)
   t.match(output, /demo \(profile default\)/, 'the subjects are named')
   t.notMatch(output, /Pw-Secret|Tok-Secret/, 'no secret printed')
 })
