@@ -106,9 +106,9 @@ t.test('verify refuses a database that is not at the code schema, and explains i
 
   const help = await verify(db, '--help')
   t.equal(help.code, 0)
-  t.match(help.stdout, /usage: odata-registers verify/)
+  t.match(help.stdout, /^odata-registers verify\n/)
   t.match(help.stdout, /Exit status: 0 .* 1 .*differ/s)
   const wrongArgument = await verify(db, '--fix')
   t.equal(wrongArgument.code, 2)
-  t.match(wrongArgument.stderr, /verify takes no arguments/)
+  t.match(wrongArgument.stderr, /unknown option --fix/)
 })
