@@ -12,6 +12,10 @@
 //    rows, which phase 1 made right.
 // Ranges cover every key, so rows of months or groups that no longer have movements are deleted too.
 //
+// Two processes may rebuild at once (two `migrate`s of one fresh database, through two nodes of a cluster):
+// their pieces are the same and rebuilding a piece twice changes nothing; their statements that conflict
+// are retried (runInTransaction).
+//
 // Resumable: the plan (the ranges) and how far it went are kept in `_service_state` (`totals_rebuild`),
 // written in the transaction of each piece, so a piece and its record commit together. Run again after an
 // interruption, the rebuild goes on with the first piece not done; a piece cut in the middle was rolled
@@ -160,7 +164,9 @@ export async function rebuildTotals(pool: Pool, model: ServiceModel, options: Re
       done({ table: progress.table, kind: 'groups', rows })
     }
   }
-  await query(pool, sql`DELETE FROM \`_service_state\` WHERE \`name\` = ${TOTALS_REBUILD_MARKER}`)
+  await runInTransaction(pool, (transaction) =>
+    transaction.run(sql`DELETE FROM \`_service_state\` WHERE \`name\` = ${TOTALS_REBUILD_MARKER}`),
+  )
   return report
 }
 
@@ -301,8 +307,12 @@ function planStatement(plan: RebuildPlan): SqlFragment {
   return sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${TOTALS_REBUILD_MARKER}, ${JSON.stringify(plan)})`
 }
 
+/**
+ * In a transaction of its own, so that it is retried when it conflicts: two processes migrating one database at
+ * once (on a cluster, through two nodes) both write the plan.
+ */
 async function writePlanAlone(pool: Pool, plan: RebuildPlan): Promise<void> {
-  await query(pool, planStatement(plan))
+  await runInTransaction(pool, (transaction) => transaction.run(planStatement(plan)))
 }
 
 /** Rebuilds every totals table (or those in `only`) with the default piece sizes. */
