@@ -91,6 +91,42 @@ t.test('CSV rows with too few or too many fields, invalid UTF-8 and NUL are reje
   t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM c_Products'), 2, 'no row with values in the wrong columns')
 })
 
+t.test('a legal quoted field spanning lines in a record of the wrong width: one reject, nothing inside it loads', async (t) => {
+  const service = await startTestService('tools_load_hostile_span')
+  t.teardown(() => service.close())
+  const root = `http://127.0.0.1:${service.port}/api/v4/`
+  const input = file(
+    'hostile-span.csv',
+    'code,name\nG00000001,ok\nG00000002,"short\nG00000099,injected\nend",extra\nG00000003,ok3\nG00000004,a"b\n',
+  )
+  const run = await runCli([
+    'load',
+    input,
+    '--set',
+    'Catalog_Products',
+    '--map',
+    'code=Code',
+    '--map',
+    'name=Description',
+    ...loadFlags(root, 'hostile-span'),
+  ]).done
+  exitedCleanly(t, run)
+  t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 2, rejected: 2 })
+  t.match(
+    rejectsIn(join(dir, 'hostile-span.rejects')).map((r) => ({ line: r.line, code: r.code })),
+    [
+      { line: 3, code: 'FieldCount' },
+      { line: 7, code: 'MalformedCsv' },
+    ],
+  )
+  const codes = (await service.database.pool.query('SELECT Code FROM c_Products ORDER BY Code'))[0] as { Code: string }[]
+  t.same(
+    codes.map((r) => r.Code),
+    ['G00000001', 'G00000003'],
+    'no row from inside the quoted field',
+  )
+})
+
 t.test('an unclosed quote among 20 rows: that row a reject naming its line, the other 19 load (file and stdin)', async (t) => {
   const service = await startTestService('tools_load_hostile_quote')
   t.teardown(() => service.close())
