@@ -363,3 +363,42 @@ t.test('a directory, a missing file, an unreadable mapping: exit 2 with a clear 
   t.equal(lines.code, 2)
   t.match(lines.stderr, /lines file .* is a directory/)
 })
+
+t.test('a checkpoint or reject file that is a device or cannot be created, the lines file on stdin: exit 2 naming it', async (t) => {
+  const args = (...more: string[]) => [
+    'load',
+    file('hostile-roles.csv', 'code\nR1\n'),
+    '--set',
+    'Catalog_Products',
+    '--url',
+    'http://127.0.0.1:9/api/v4/',
+    ...more,
+  ]
+  const cases: [string[], RegExp][] = [
+    [['--checkpoint', '/dev/zero'], /^odata-registers load: the checkpoint \/dev\/zero is not a regular file/],
+    [['--rejects', '/dev/full'], /^odata-registers load: the reject file \/dev\/full is not a regular file/],
+    [
+      ['--rejects', join(dir, 'no-such-folder', 'r.ndjson')],
+      /^odata-registers load: the reject file .* cannot be created: the folder .* is missing or not writable/,
+    ],
+    [['--lines', '-', '--join', 'code'], /^odata-registers load: the lines file must be a file, not stdin/],
+  ]
+  for (const [more, message] of cases) {
+    const run = await runCli(args(...more)).done
+    t.equal(run.code, 2, `${more.join(' ')}: exit 2`)
+    t.match(run.stderr, message)
+    noStackTrace(t, run.stderr)
+  }
+  const device = await runCli([
+    'load',
+    '/dev/zero',
+    '--input-format',
+    'csv',
+    '--set',
+    'Catalog_Products',
+    '--url',
+    'http://127.0.0.1:9/api/v4/',
+  ]).done
+  t.equal(device.code, 2, 'an input that is a device: exit 2')
+  t.match(device.stderr, /the input \/dev\/zero is not a file/)
+})
