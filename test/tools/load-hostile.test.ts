@@ -78,7 +78,7 @@ t.test('CSV rows with too few or too many fields, invalid UTF-8 and NUL are reje
   )
   const run = await runCli(['load', input, ...PRODUCT_FLAGS, ...loadFlags(root, 'hostile-fields')]).done
   exitedCleanly(t, run)
-  t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 2, rejected: 4 })
+  t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 2, rejected: 4, inputs: [{ rows: 6, loaded: 2, rejected: 4 }] })
   const found = rejectsIn(rejects).map((r) => ({ row: r.row, line: r.line, code: r.code, message: r.message }))
   t.match(found, [
     { row: 2, line: 3, code: 'FieldCount', message: /2 fields where the header has 3/ },
@@ -187,6 +187,9 @@ t.test('an unclosed quote on stdin past the record limit: the load stops with it
   t.equal(run.code, 1, 'exit 1: the input could not be read on')
   t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 1, rejected: 1, stopped: /line 3/ })
   t.match(run.stderr, /stopped: stdin, line 3/)
+  const [reject] = rejectsIn(join(dir, 'hostile-stop.rejects'))
+  t.match(reject, { line: 3, code: 'UnclosedQuote', message: /the load stops here/ })
+  t.notMatch(reject!.message, /reading goes on/, 'the reject does not promise what did not happen')
   noStackTrace(t, run.stderr)
   t.equal(await count(service.database.pool, "SELECT COUNT(*) AS n FROM c_Products WHERE Code = 'Z1'"), 1, 'what came before is loaded')
 })
