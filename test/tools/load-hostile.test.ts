@@ -23,6 +23,9 @@ interface Reject {
   record: Record<string, unknown>
 }
 
+/** Products from a CSV of two columns, code and name. */
+const CODE_NAME_FLAGS = ['--set', 'Catalog_Products', '--map', 'code=Code', '--map', 'name=Description']
+
 const rejectsIn = (path: string): Reject[] =>
   readFileSync(path, 'utf8')
     .split('\n')
@@ -99,17 +102,7 @@ t.test('a legal quoted field spanning lines in a record of the wrong width: one 
     'hostile-span.csv',
     'code,name\nG00000001,ok\nG00000002,"short\nG00000099,injected\nend",extra\nG00000003,ok3\nG00000004,a"b\n',
   )
-  const run = await runCli([
-    'load',
-    input,
-    '--set',
-    'Catalog_Products',
-    '--map',
-    'code=Code',
-    '--map',
-    'name=Description',
-    ...loadFlags(root, 'hostile-span'),
-  ]).done
+  const run = await runCli(['load', input, ...CODE_NAME_FLAGS, ...loadFlags(root, 'hostile-span')]).done
   exitedCleanly(t, run)
   t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 2, rejected: 2 })
   t.match(
@@ -164,12 +157,7 @@ t.test('an unclosed quote on stdin past the record limit: the load stops with it
       '-',
       '--input-format',
       'csv',
-      '--set',
-      'Catalog_Products',
-      '--map',
-      'code=Code',
-      '--map',
-      'name=Description',
+      ...CODE_NAME_FLAGS,
       '--max-record-bytes',
       '1000',
       '--url',
