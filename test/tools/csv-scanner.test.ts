@@ -68,12 +68,11 @@ t.test('an unclosed quote: its record is refused from the line it opened on, rea
     { line: 4, fields: ['3', 'y'] },
     { line: 5, fields: ['4', 'z'] },
   ])
-  // Closed by a quote meant for a later field: the record would end with the wrong count.
+  // Closed by a quote meant for a later field: the quote does close, so the record runs to there, and is
+  // one reject (text after the closing quote); nothing inside it is read as a record.
   both(t, 'a,b\n2,"cut\n3,y\n4,"z"\n5,w\n', [
     { line: 1, fields: ['a', 'b'] },
-    { line: 2, code: 'UnclosedQuote', cut: false },
-    { line: 3, fields: ['3', 'y'] },
-    { line: 4, fields: ['4', 'z'] },
+    { line: 2, code: 'MalformedCsv', cut: false },
     { line: 5, fields: ['5', 'w'] },
   ])
   // On the last line: the record alone.
@@ -114,4 +113,43 @@ t.test('an unclosed quote past the record limit asks to read again from the next
   t.match(steps[0], { kind: 'record', record: { line: 1 } })
   t.match(steps[1], { kind: 'more' })
   t.match(steps[2], { kind: 'reread', offset: 9, line: 3, record: { line: 2, problem: { code: 'UnclosedQuote' }, cut: true } })
+})
+
+t.test('a closed quoted field that spans lines is one record: a reject as a whole, no line of it read again', async (t) => {
+  both(t, 'code,name\nG00000001,ok\nG00000002,"short\nG00000099,injected\nend",extra\nG00000003,ok3\n', [
+    { line: 1, fields: ['code', 'name'] },
+    { line: 2, fields: ['G00000001', 'ok'] },
+    { line: 3, code: 'FieldCount', cut: false },
+    { line: 6, fields: ['G00000003', 'ok3'] },
+  ])
+  // Past the field and the record limit: one reject for the whole record, cut.
+  const limits = { maxRecordBytes: 100, maxFieldBytes: 40 }
+  both(
+    t,
+    `a,b\n1,"${'x,y\n'.repeat(60)}"\n2,ok\n`,
+    [
+      { line: 1, fields: ['a', 'b'] },
+      { line: 2, code: 'RecordTooLong', cut: true },
+      { line: 63, fields: ['2', 'ok'] },
+    ],
+    limits,
+  )
+  both(
+    t,
+    `a,b\n1,"${'x,y\n'.repeat(15)}"\n2,ok\n`,
+    [
+      { line: 1, fields: ['a', 'b'] },
+      { line: 2, code: 'FieldTooLong', cut: false },
+      { line: 18, fields: ['2', 'ok'] },
+    ],
+    limits,
+  )
+})
+
+t.test('a quote inside an unquoted field is a reject', async (t) => {
+  both(t, 'a,b\nab"c,1\n2,3\n', [
+    { line: 1, fields: ['a', 'b'] },
+    { line: 2, code: 'MalformedCsv', cut: false },
+    { line: 3, fields: ['2', '3'] },
+  ])
 })

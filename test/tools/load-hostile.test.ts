@@ -23,6 +23,9 @@ interface Reject {
   record: Record<string, unknown>
 }
 
+/** Products from a CSV of two columns, code and name. */
+const CODE_NAME_FLAGS = ['--set', 'Catalog_Products', '--map', 'code=Code', '--map', 'name=Description']
+
 const rejectsIn = (path: string): Reject[] =>
   readFileSync(path, 'utf8')
     .split('\n')
@@ -78,7 +81,7 @@ t.test('CSV rows with too few or too many fields, invalid UTF-8 and NUL are reje
   )
   const run = await runCli(['load', input, ...PRODUCT_FLAGS, ...loadFlags(root, 'hostile-fields')]).done
   exitedCleanly(t, run)
-  t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 2, rejected: 4 })
+  t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 2, rejected: 4, inputs: [{ rows: 6, loaded: 2, rejected: 4 }] })
   const found = rejectsIn(rejects).map((r) => ({ row: r.row, line: r.line, code: r.code, message: r.message }))
   t.match(found, [
     { row: 2, line: 3, code: 'FieldCount', message: /2 fields where the header has 3/ },
@@ -89,6 +92,32 @@ t.test('CSV rows with too few or too many fields, invalid UTF-8 and NUL are reje
   const pool = service.database.pool
   t.equal(await count(pool, "SELECT COUNT(*) AS n FROM c_Products WHERE Code IN ('F1', 'F6')"), 2)
   t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM c_Products'), 2, 'no row with values in the wrong columns')
+})
+
+t.test('a legal quoted field spanning lines in a record of the wrong width: one reject, nothing inside it loads', async (t) => {
+  const service = await startTestService('tools_load_hostile_span')
+  t.teardown(() => service.close())
+  const root = `http://127.0.0.1:${service.port}/api/v4/`
+  const input = file(
+    'hostile-span.csv',
+    'code,name\nG00000001,ok\nG00000002,"short\nG00000099,injected\nend",extra\nG00000003,ok3\nG00000004,a"b\n',
+  )
+  const run = await runCli(['load', input, ...CODE_NAME_FLAGS, ...loadFlags(root, 'hostile-span')]).done
+  exitedCleanly(t, run)
+  t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 2, rejected: 2 })
+  t.match(
+    rejectsIn(join(dir, 'hostile-span.rejects')).map((r) => ({ line: r.line, code: r.code })),
+    [
+      { line: 3, code: 'FieldCount' },
+      { line: 7, code: 'MalformedCsv' },
+    ],
+  )
+  const codes = (await service.database.pool.query('SELECT Code FROM c_Products ORDER BY Code'))[0] as { Code: string }[]
+  t.same(
+    codes.map((r) => r.Code),
+    ['G00000001', 'G00000003'],
+    'no row from inside the quoted field',
+  )
 })
 
 t.test('an unclosed quote among 20 rows: that row a reject naming its line, the other 19 load (file and stdin)', async (t) => {
@@ -128,12 +157,7 @@ t.test('an unclosed quote on stdin past the record limit: the load stops with it
       '-',
       '--input-format',
       'csv',
-      '--set',
-      'Catalog_Products',
-      '--map',
-      'code=Code',
-      '--map',
-      'name=Description',
+      ...CODE_NAME_FLAGS,
       '--max-record-bytes',
       '1000',
       '--url',
@@ -151,6 +175,9 @@ t.test('an unclosed quote on stdin past the record limit: the load stops with it
   t.equal(run.code, 1, 'exit 1: the input could not be read on')
   t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 1, rejected: 1, stopped: /line 3/ })
   t.match(run.stderr, /stopped: stdin, line 3/)
+  const [reject] = rejectsIn(join(dir, 'hostile-stop.rejects'))
+  t.match(reject, { line: 3, code: 'UnclosedQuote', message: /the load stops here/ })
+  t.notMatch(reject!.message, /reading goes on/, 'the reject does not promise what did not happen')
   noStackTrace(t, run.stderr)
   t.equal(await count(service.database.pool, "SELECT COUNT(*) AS n FROM c_Products WHERE Code = 'Z1'"), 1, 'what came before is loaded')
 })
@@ -171,6 +198,9 @@ t.test('lines in any order give whole documents; a document with a bad line is r
   const random = mulberry32(24)
   lines.sort((a, b) => a.split(',')[1]!.localeCompare(b.split(',')[1]!) || random() - 0.5)
   lines.splice(17, 0, 'U7,P1,9')
+  // A closed quote spanning lines of U13 and U14 in a record of U12 with a field missing: one reject, which
+  // may hold lines of all three. Last, a quote never closed before U9's line: that line cannot be placed.
+  lines.push('U12,P1,"1', 'U13,P2,2,2,4', 'U14",2', '"U9,P1,1,2,2')
   const rejects = join(dir, 'hostile-lines.rejects')
   const run = await runCli([
     'load',
@@ -210,25 +240,32 @@ t.test('lines in any order give whole documents; a document with a bad line is r
     join(dir, 'hostile-lines.checkpoint'),
   ]).done
   exitedCleanly(t, run)
-  t.match(summaryOf<LoadSummary>(run.stdout), { loaded: documents - 1, rejected: 1, linesRejected: 1 })
+  const absent = ['U7', 'U9', 'U12', 'U13', 'U14']
+  t.match(summaryOf<LoadSummary>(run.stdout), { loaded: documents - absent.length, rejected: absent.length, linesRejected: 2 })
   const found = rejectsIn(rejects)
-  t.match(found, [
-    { row: 7, code: 'FieldCount', message: /line 19 in the lines file: line 19: 3 fields where the header has 5/ },
-    { code: 'OrphanLine', message: /U99/ },
-  ])
+  t.match(found[0], { row: 7, code: 'FieldCount', message: /line 19 in the lines file: line 19: 3 fields where the header has 5/ })
   t.equal((found[0]!.record.Goods as unknown[]).length, 6, 'the rejected document with all its lines')
+  t.same(found.map((r) => r.record.number ?? r.code).sort(), [...absent, 'U99', 'UnplacedLine'].sort())
+  t.match(
+    found.find((r) => r.record.number === 'U9'),
+    { code: 'UnplacedLine', message: /in the lines file: it may hold a line of this document: .*UnclosedQuote|a quote opens/ },
+  )
   const pool = service.database.pool
-  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsSale WHERE Posted = 1'), documents - 1)
-  t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsSale WHERE Number = 'U7'"), 0, 'the document with the bad line is absent')
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM d_GoodsSale WHERE Posted = 1'), documents - absent.length)
+  t.equal(
+    await count(pool, `SELECT COUNT(*) AS n FROM d_GoodsSale WHERE Number IN (${absent.map((n) => `'${n}'`).join(',')})`),
+    0,
+    'the documents with a bad line, or a line in a bad record, are absent',
+  )
   t.equal(
     await count(
       pool,
       'SELECT COUNT(*) AS n FROM (SELECT d.Ref_Key FROM d_GoodsSale d JOIN d_GoodsSale__Goods g ON g.Ref_Key = d.Ref_Key GROUP BY d.Ref_Key HAVING COUNT(*) = 5) whole',
     ),
-    documents - 1,
+    documents - absent.length,
     'every document with its 5 lines',
   )
-  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM ar_Stock'), (documents - 1) * 5, 'each line posted once')
+  t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM ar_Stock'), (documents - absent.length) * 5, 'each line posted once')
 })
 
 t.test('an endless NDJSON line and a 200 MB CSV field: rejects cut to a few KB, memory bounded, the next rows load', async (t) => {
@@ -316,4 +353,43 @@ t.test('a directory, a missing file, an unreadable mapping: exit 2 with a clear 
   const lines = await runCli([...args(file('hostile-headers.csv', 'number\n')), '--lines', dir, '--join', 'number']).done
   t.equal(lines.code, 2)
   t.match(lines.stderr, /lines file .* is a directory/)
+})
+
+t.test('a checkpoint or reject file that is a device or cannot be created, the lines file on stdin: exit 2 naming it', async (t) => {
+  const args = (...more: string[]) => [
+    'load',
+    file('hostile-roles.csv', 'code\nR1\n'),
+    '--set',
+    'Catalog_Products',
+    '--url',
+    'http://127.0.0.1:9/api/v4/',
+    ...more,
+  ]
+  const cases: [string[], RegExp][] = [
+    [['--checkpoint', '/dev/zero'], /^odata-registers load: the checkpoint \/dev\/zero is not a regular file/],
+    [['--rejects', '/dev/full'], /^odata-registers load: the reject file \/dev\/full is not a regular file/],
+    [
+      ['--rejects', join(dir, 'no-such-folder', 'r.ndjson')],
+      /^odata-registers load: the reject file .* cannot be created: the folder .* is missing or not writable/,
+    ],
+    [['--lines', '-', '--join', 'code'], /^odata-registers load: the lines file must be a file, not stdin/],
+  ]
+  for (const [more, message] of cases) {
+    const run = await runCli(args(...more)).done
+    t.equal(run.code, 2, `${more.join(' ')}: exit 2`)
+    t.match(run.stderr, message)
+    noStackTrace(t, run.stderr)
+  }
+  const device = await runCli([
+    'load',
+    '/dev/zero',
+    '--input-format',
+    'csv',
+    '--set',
+    'Catalog_Products',
+    '--url',
+    'http://127.0.0.1:9/api/v4/',
+  ]).done
+  t.equal(device.code, 2, 'an input that is a device: exit 2')
+  t.match(device.stderr, /the input \/dev\/zero is not a file/)
 })

@@ -1,7 +1,7 @@
 // What a loaded row is known by (docs/loading.md, "Identity"): never the input's name. Two files of the same
 // name with different rows both load whole; stdin twice with different rows both load; the same rows again,
 // without a checkpoint, are `present` — and only because they are in the database.
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import type { LoadSummary } from '../../src/tools/load/run-load.js'
@@ -83,4 +83,30 @@ t.test('--key names the columns that identify an object; a row without them is a
   t.match(summaryOf<LoadSummary>(run.stdout), { loaded: 1, present: 1, rejected: 1 })
   const pool = service.database.pool
   t.equal(await count(pool, "SELECT COUNT(*) AS n FROM c_Products WHERE Article = 'A-1'"), 1)
+})
+
+t.test('a file changed past its first megabyte, with the same size and modification time, is not resumed', async (t) => {
+  const service = await startTestService('tools_load_identity_changed')
+  t.teardown(() => service.close())
+  const root = `http://127.0.0.1:${service.port}/api/v4/`
+  const path = join(dir, 'identity-changed.csv')
+  // Blank lines (skipped) put the rows past the first megabyte.
+  const content = (last: string) => `code,name,article\n${'\n'.repeat(1_100_000)}H1,Bolt,A-1\nH2,Nut,A-2\n${last},Washer,A-3\n`
+  writeFileSync(path, content('H3'))
+  const load = () => runCli(['load', path, ...PRODUCT_FLAGS, ...loadFlags(root, 'identity-changed')]).done
+  const first = await load()
+  exitedCleanly(t, first)
+  t.match(summaryOf<LoadSummary>(first.stdout), { loaded: 3 })
+  const { atime, mtime } = statSync(path)
+  writeFileSync(path, content('H4'))
+  utimesSync(path, atime, mtime)
+  const second = await load()
+  exitedCleanly(t, second)
+  t.match(summaryOf<LoadSummary>(second.stdout), { loaded: 1, present: 2, resumed: 0 }, 'nothing skipped: the changed row loads')
+  const pool = service.database.pool
+  t.equal(await count(pool, "SELECT COUNT(*) AS n FROM c_Products WHERE Code = 'H4'"), 1)
+  // The same bytes again: resumed, nothing sent.
+  const third = await load()
+  exitedCleanly(t, third)
+  t.match(summaryOf<LoadSummary>(third.stdout), { loaded: 0, present: 0, resumed: 3 })
 })

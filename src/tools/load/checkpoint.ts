@@ -6,8 +6,38 @@
 //
 //   S <TAB> source <TAB> 101-150      sent
 //   A <TAB> source <TAB> 101-150      answered
-import { closeSync, existsSync, openSync, readFileSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, openSync, readSync, writeSync } from 'node:fs'
+import { StringDecoder } from 'node:string_decoder'
+import { InputError } from './input-source.js'
 import { RangeSet } from './range-set.js'
+
+const CHUNK_BYTES = 1024 * 1024
+/** A checkpoint line names a source and the ranges of one change set: far shorter than this. */
+const MAX_LINE_BYTES = 16 * 1024 * 1024
+
+/** The file's lines, read a chunk at a time: memory is bounded by the longest line, not by the file. */
+function* fileLines(path: string): Iterable<string> {
+  const fd = openSync(path, 'r')
+  try {
+    const chunk = Buffer.allocUnsafe(CHUNK_BYTES)
+    // A character cut between two chunks is put together again.
+    const decoder = new StringDecoder('utf8')
+    let rest = ''
+    for (let at = 0; ; ) {
+      const n = readSync(fd, chunk, 0, CHUNK_BYTES, at)
+      if (n === 0) break
+      at += n
+      const lines = (rest + decoder.write(chunk.subarray(0, n))).split('\n')
+      rest = lines.pop()!
+      if (rest.length > MAX_LINE_BYTES)
+        throw new InputError(`the checkpoint ${path} is not a checkpoint file (a line of more than ${MAX_LINE_BYTES} bytes)`)
+      yield* lines
+    }
+    if (rest !== '') yield rest
+  } finally {
+    closeSync(fd)
+  }
+}
 
 interface SourceState {
   readonly sent: RangeSet
@@ -22,7 +52,7 @@ export class Checkpoint {
 
   constructor(readonly path: string) {
     if (existsSync(path)) {
-      for (const line of readFileSync(path, 'utf8').split('\n')) {
+      for (const line of fileLines(path)) {
         const [kind, source, ranges] = line.split('\t')
         // A line cut by a crash has no third field, or a range cut short: a cut range only loses the
         // last rows' mark, and they are sent again as uncertain.

@@ -19,7 +19,7 @@ export async function* csvRecords(path: string, delimiter: string, limits: Input
         if (step.kind === 'more') break
         if (step.kind === 'record') yield step.record
         else if (step.kind === 'reread') {
-          yield step.record
+          yield path === '-' ? stopsHere(step.record) : step.record
           reread = step
           break read
         }
@@ -29,7 +29,7 @@ export async function* csvRecords(path: string, delimiter: string, limits: Input
       for (;;) {
         const step = scanner.next(true)
         if (step.kind === 'end' || step.kind === 'more') return
-        yield step.record
+        yield step.kind === 'reread' && path === '-' ? stopsHere(step.record) : step.record
         if (step.kind === 'reread') {
           reread = step
           break
@@ -44,5 +44,17 @@ export async function* csvRecords(path: string, delimiter: string, limits: Input
     scanner = new CsvScanner(delimiter.charCodeAt(0), limits, reread.offset, reread.line)
     scanner.expectedFields = expected
     offset = reread.offset
+  }
+}
+
+/** The reject of a stray quote on stdin, where reading does not go on: the load stops after it. */
+function stopsHere(record: CsvRecord): CsvRecord {
+  const problem = record.problem!
+  return {
+    ...record,
+    problem: {
+      ...problem,
+      message: problem.message.replace(/reading goes on from line \d+$/, 'the load stops here (stdin cannot be read again)'),
+    },
   }
 }

@@ -6,10 +6,13 @@
 // - A record longer than `maxRecordBytes` is scanned on to its end without being kept (the reject holds its
 //   first bytes); a field longer than `maxFieldBytes` makes its record a reject.
 // - A record whose field count differs from the header's is a reject naming both counts.
-// - A quote that is never closed, or closed by a quote meant for another field (the record then ends with
-//   the wrong field count, or text after a closing quote), makes a record that spans lines: the record up
-//   to the line where the quote opened is the reject, and scanning starts again on the next line (the
-//   record's bytes are at hand below the limit; past it the reader must read the input again from there).
+// - A quote that closes ends its field wherever it is: a quoted field may hold line breaks, so the record
+//   is the whole of it, and when it is a reject (wrong field count, too long) every line of it is in that
+//   one reject — none is read again as a record of its own.
+// - A quote that is never closed (to the end of the input) makes the record from the line it opened on a
+//   reject (UnclosedQuote), and scanning starts again on the next line (the record's bytes are at hand
+//   below the limit; past it the reader must read the input again from there).
+// - A quote inside an unquoted field (`ab"c`) is not RFC 4180: its record is a reject (MalformedCsv).
 //
 // Fields come out as bytes (quotes taken off, `""` made `"`, unquoted blanks trimmed); the caller decodes
 // them, so that invalid UTF-8 is a reject rather than U+FFFD.
@@ -141,7 +144,12 @@ export class CsvScanner {
           }
           continue
         case State.Unquoted:
-          if (c === delimiter || c === LF) {
+          if (c === QUOTE)
+            this.problem ??= {
+              code: 'MalformedCsv',
+              message: `line ${this.line}: a quote inside a field that does not begin with one (quote the whole field and write the quote as "")`,
+            }
+          else if (c === delimiter || c === LF) {
             const step = this.separator(i, c === LF, false)
             if (step) return step
             b = this.buf
@@ -302,22 +310,21 @@ export class CsvScanner {
       if (!this.problem || this.problem.code === 'FieldTooLong') this.problem = this.tooLong()
       this.cut = Buffer.from(this.buf.subarray(this.recordStart, this.recordStart + EXCERPT_BYTES))
     }
-    if (this.problem && this.resyncAt !== undefined && this.problem.code !== 'FieldTooLong') return this.reread()
     const record = this.record(this.base + end, this.cut ?? this.buf.subarray(this.recordStart, end))
     this.startRecord(end)
     return { kind: 'record', record }
   }
 
   /**
-   * The record spans lines through a quote that turned out stray: the reject is the record up to the line
-   * the quote opened on, and scanning starts again on the next line.
+   * A quote that opened on an earlier line is not closed before the end of the input: the reject is the
+   * record up to the line the quote opened on, and scanning starts again on the next line.
    */
   private reread(): ScanStep {
     const offset = this.resyncAt!
     const line = this.resyncLine
     const problem: ReadProblem = {
       code: 'UnclosedQuote',
-      message: `line ${this.quoteOpenLine}: a quote opens a field that is not closed where the record should end (${this.problem!.message}); the record of lines ${this.recordLine}-${this.quoteOpenLine} is refused and reading goes on from line ${line}`,
+      message: `line ${this.quoteOpenLine}: a quote opens a field that is not closed before the end of the input; the record of lines ${this.recordLine}-${this.quoteOpenLine} is refused and reading goes on from line ${line}`,
     }
     const text = this.cut ?? this.buf.subarray(this.recordStart, offset - this.base)
     const record: CsvRecord = {

@@ -1,31 +1,37 @@
 // What the checkpoint knows an input by (docs/loading.md, "Identity"): the entity set, the file's name, and
-// what tells this content from another file's of the same name — its size, its modification time and a hash
-// of its first megabyte. A rerun of the same file resumes past the rows its checkpoint has; another day's
-// file of the same name is another input, whose rows are looked at afresh (and found `present` by their
-// keys when they are in the service). Stdin is known by a hash of its first 64 KiB (read ahead): its rows are
-// never skipped by number, since what follows may differ, but rows that an earlier run of the same start
-// sent are looked up by key first; another stdin's rows go out on the fast path.
+// what tells this content from any other — its length and a hash of all of its bytes, read once before the
+// load. Only a checkpoint that provably describes the same bytes lets rows be skipped: a rerun of the same
+// file resumes past the rows its checkpoint has; a file changed in any byte (even with the same size and
+// modification time), or another day's file of the same name, is another input, none of whose rows is
+// skipped (those in the service are found `present` by their keys). Stdin is known by a hash of its first
+// 64 KiB (read ahead): its rows are never skipped by number, since what follows may differ, but rows that an
+// earlier run of the same start sent are looked up by key first; another stdin's rows go out on the fast path.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { basename } from 'node:path'
 import { stdinHead } from './input-source.js'
 
-const HEAD_BYTES = 1024 * 1024
+const READ_BYTES = 1024 * 1024
 const STDIN_HEAD_BYTES = 64 * 1024
 
+/**
+ * The file's length and a hash of all of its bytes, read a megabyte at a time; a pipe or a device, which
+ * cannot be read twice (or has no end), gets a mark of its own each run, so none of its rows is skipped.
+ */
 function fileMark(path: string): string {
   const fd = openSync(path, 'r')
   try {
-    const stat = fstatSync(fd)
-    const head = Buffer.allocUnsafe(Math.min(HEAD_BYTES, Math.max(stat.size, 0)))
-    let read = 0
-    while (read < head.length) {
-      const n = readSync(fd, head, read, head.length - read, read)
+    if (!fstatSync(fd).isFile()) return `stream-${randomUUID()}`
+    const hash = createHash('sha256')
+    const chunk = Buffer.allocUnsafe(READ_BYTES)
+    let size = 0
+    for (;;) {
+      const n = readSync(fd, chunk, 0, READ_BYTES, size)
       if (n === 0) break
-      read += n
+      hash.update(chunk.subarray(0, n))
+      size += n
     }
-    const hash = createHash('sha1').update(head.subarray(0, read)).digest('hex').slice(0, 16)
-    return `${stat.size}/${Math.floor(stat.mtimeMs)}/${hash}`
+    return `${size}/${hash.digest('hex').slice(0, 32)}`
   } finally {
     closeSync(fd)
   }

@@ -2,6 +2,7 @@
 // stdin (`-`, once). An input is checked before anything is sent: one that is missing, a directory or
 // unreadable is an `InputError` (exit 2, a message and no stack trace).
 import { accessSync, constants, createReadStream, statSync } from 'node:fs'
+import { dirname } from 'node:path'
 
 /** An input the loader cannot read at all: reported before anything is sent. */
 export class InputError extends Error {}
@@ -19,7 +20,7 @@ export function checkReadable(path: string, what: string): void {
     throw new InputError(code === 'ENOENT' ? `${what} ${path} does not exist` : `${what} ${path} cannot be read (${code ?? String(error)})`)
   }
   if (stat.isDirectory()) throw new InputError(`${what} ${path} is a directory: name a file`)
-  if (!stat.isFile() && !stat.isFIFO() && !stat.isCharacterDevice()) throw new InputError(`${what} ${path} is not a file`)
+  if (!stat.isFile() && !stat.isFIFO()) throw new InputError(`${what} ${path} is not a file (a device has no end; give stdin as -)`)
   try {
     accessSync(path, constants.R_OK)
   } catch {
@@ -27,12 +28,30 @@ export function checkReadable(path: string, what: string): void {
   }
 }
 
-/** A file or folder the loader writes (checkpoint, reject file): it must not be a directory. */
+/**
+ * A file the loader writes (the checkpoint, the reject file): a regular file it may write, or absent in a
+ * folder where it may be created. A device (`/dev/zero`, `/dev/full`), a pipe or a directory is refused.
+ */
 export function checkWritable(path: string, what: string): void {
+  let stat: ReturnType<typeof statSync> | undefined
   try {
-    if (statSync(path).isDirectory()) throw new InputError(`${what} ${path} is a directory: name a file`)
+    stat = statSync(path)
   } catch (error) {
-    if (error instanceof InputError) throw error
+    const code = (error as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT') throw new InputError(`${what} ${path} cannot be used (${code ?? String(error)})`)
+  }
+  if (stat?.isDirectory()) throw new InputError(`${what} ${path} is a directory: name a file`)
+  if (stat && !stat.isFile()) throw new InputError(`${what} ${path} is not a regular file: name a file (it is written and read back)`)
+  const folder = dirname(path)
+  try {
+    accessSync(stat ? path : folder, constants.W_OK)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error)
+    throw new InputError(
+      stat
+        ? `${what} ${path} is not writable (${code})`
+        : `${what} ${path} cannot be created: the folder ${folder} is missing or not writable (${code})`,
+    )
   }
 }
 

@@ -3,11 +3,14 @@
 // (docs/loading.md, "Documents from two files"). The index holds, per line, a 64-bit hash of its join
 // value, its byte range and its line number in typed arrays — about 40 bytes a line, no object per line —
 // and the lines themselves stay in the file, read back by their byte range when their document comes. A
-// line that could not be read is kept with its problem, so that its document is rejected whole with it.
+// line that could not be read is kept with its problem, so that its document is rejected whole with it; so
+// is every document a damaged record may hold a line of (damaged-line-joins.ts), when it cannot be placed or
+// spans lines.
 import { createHash } from 'node:crypto'
 import { closeSync, openSync, readSync } from 'node:fs'
 import { csvRecords } from './csv-records.js'
 import { CsvScanner, type CsvRecord } from './csv-scanner.js'
+import { damagedLineJoins } from './damaged-line-joins.js'
 import { type InputLimits, type ReadProblem, rawRecord } from './input-limits.js'
 import { headerColumns, recordOf } from './input-rows.js'
 import { InputError } from './input-source.js'
@@ -76,6 +79,8 @@ export class LinesIndex {
   private readonly problems = new Map<number, { problem: ReadProblem; raw: unknown }>()
   /** Lines whose join value could not be read: no document can take them. */
   private readonly unplaced: LooseLine[] = []
+  /** Documents (by their join value's hash) a damaged record may hold a line of, with that record. */
+  private readonly suspects = new Map<string, DocumentLine>()
   private columns: string[] = []
   private fd: number | undefined
   private joinColumn = 0
@@ -118,11 +123,15 @@ export class LinesIndex {
           },
           raw: rawRecord(record.text, record.end - record.start),
         })
+        this.suspect(record, row, this.unplaced[this.unplaced.length - 1]!.problem!, undefined)
         continue
       }
       const [high, low] = hashOf(joinBytes)
       const entry = this.entries.push(high, low, record.start, record.end, record.line, row)
-      if (record.problem) this.problems.set(entry, { problem: record.problem, raw: rawRecord(record.text, record.end - record.start) })
+      if (record.problem) {
+        this.problems.set(entry, { problem: record.problem, raw: rawRecord(record.text, record.end - record.start) })
+        this.suspect(record, row, record.problem, joinBytes)
+      }
     }
     if (header) throw new InputError(`${this.path}: the lines file is empty (it needs a header line)`)
     const n = this.entries.length
@@ -131,6 +140,22 @@ export class LinesIndex {
     for (let i = 0; i < n; i++) this.order[i] = i
     this.order.sort((a, b) => hashHigh[a]! - hashHigh[b]! || hashLow[a]! - hashLow[b]! || a - b)
     this.used = new Uint8Array(n)
+  }
+
+  /** The documents whose lines a damaged record may hold, but for its own join value (`placed`). */
+  private suspect(record: CsvRecord, row: number, problem: ReadProblem, placed: Buffer | undefined): void {
+    const raw = rawRecord(record.text, record.end - record.start)
+    for (const value of damagedLineJoins(this.path, record, this.joinColumn, this.delimiter.charCodeAt(0))) {
+      if (placed?.equals(value)) continue
+      const key = hashOf(value).join('/')
+      if (!this.suspects.has(key))
+        this.suspects.set(key, {
+          line: record.line,
+          row,
+          problem: { code: problem.code, message: `it may hold a line of this document: ${problem.message}` },
+          raw,
+        })
+    }
   }
 
   /** Entry numbers of the lines whose join value hashes as `value`'s, in file order. */
@@ -177,6 +202,8 @@ export class LinesIndex {
         lines.push({ line, row, values })
       }
     }
+    const suspect = this.suspects.get(hashOf(Buffer.from(value)).join('/'))
+    if (suspect && !lines.some((l) => l.line === suspect.line)) lines.push(suspect)
     return lines
   }
 

@@ -91,6 +91,8 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
   try {
     for (const plan of files) {
       checkReadable(plan.path, 'the input')
+      if (plan.lines === '-')
+        throw new InputError('the lines file must be a file, not stdin (-): it is read twice, indexed and then read back')
       if (plan.lines) checkReadable(plan.lines, 'the lines file')
       if (!plan.lines) formatOf(plan.path, plan.format)
     }

@@ -233,6 +233,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   try {
     for await (const { row, line, record, offset, unreadable, tablePartLines } of input.rows()) {
       counts.rows++
+      mine.rows++
       if (answered(row)) {
         doneOffset = Math.max(doneOffset, offset)
         counts.resumed++
