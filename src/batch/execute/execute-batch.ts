@@ -216,8 +216,9 @@ export async function executeBatch(
     run: (request: ServiceRequest, sink: ResponseSink) => Promise<void>,
   ): Promise<CollectedResponse> => {
     const dependency = dependencyFailure(planned, failedNames)
-    if (dependency) return errorResponse(dependency)
-    const sink = new CollectingSink(execution.outer)
+    const url = planned.operation.url
+    if (dependency) return errorResponse(dependency, url)
+    const sink = new CollectingSink(execution.outer, url)
     try {
       const request = buildRequest(planned)
       await run(request, sink)
@@ -225,7 +226,7 @@ export async function executeBatch(
     } catch (error) {
       // A deadlock victim: the transaction runs the whole change set again (runInTransaction).
       if (isDeadlock(error)) throw error
-      return errorResponse(toODataError(error))
+      return errorResponse(toODataError(error), url)
     }
     return remember(planned, sink.result())
   }
