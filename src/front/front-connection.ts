@@ -212,21 +212,23 @@ export class FrontConnection {
   }
 
   private refuseHead(): void {
-    const body = JSON.stringify(errorBody(new ODataError('HeaderTooLarge', `The request head passed ${this.options.maxHeadBytes} bytes`)))
-    this.flushToClient()
-    this.client.write(
-      `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json;charset=utf-8\r\nOData-Version: 4.0\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    this.answerAndFinish(
+      '431 Request Header Fields Too Large',
+      new ODataError('HeaderTooLarge', `The request head passed ${this.options.maxHeadBytes} bytes`),
     )
-    this.finish()
   }
 
   /** A head uWS would take without a word (head-defect.ts): answered here, then the connection ends. */
   private refuseMalformedHead(defect: string): void {
-    const body = JSON.stringify(errorBody(new ODataError('BadRequest', `The request head ${defect}`)))
+    this.answerAndFinish('400 Bad Request', new ODataError('BadRequest', `The request head ${defect}`))
+  }
+
+  /** The front's own answer to a request it does not forward; the connection's last. */
+  private answerAndFinish(status: string, error: ODataError): void {
+    const body = JSON.stringify(errorBody(error))
     this.flushToClient()
     this.client.write(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=utf-8\r\nOData-Version: 4.0\r\n` +
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json;charset=utf-8\r\nOData-Version: 4.0\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
     this.finish()
