@@ -13,12 +13,34 @@ import type { Socket } from 'node:net'
 import { ODataError, errorBody } from '../errors.js'
 import { type BodyFraming, requestFraming, responseFraming, responseStatus } from './body-framing.js'
 import { BodyTracker } from './body-tracker.js'
+import { headDefect } from './head-defect.js'
 import { asksToClose, type MessageHead, parseMessageHead } from './message-head.js'
 
 const EMPTY = Buffer.alloc(0)
 const HEAD_END = Buffer.from('\r\n\r\n')
-/** A head whose lines end in bare line feeds: HTTP/1.1 wants CRLF, and uWS refuses it (505). */
-const BARE_HEAD_END = Buffer.from('\n\n')
+const LF = 0x0a
+const CR = 0x0d
+
+/**
+ * Where the head at the start of `bytes` ends: at the first line feed followed by an empty line, however
+ * either line ends. `head` is the head's length without its last line end, `next` where what follows it
+ * starts. `lineEnds`: `crlf` when both end in CRLF; `bare` for a head of bare line feeds only (HTTP/1.1 wants
+ * CRLF, and uWS answers it 505); `mixed` otherwise. Undefined: the head is not all here yet.
+ */
+function headEnd(bytes: Buffer): { head: number; next: number; lineEnds: 'crlf' | 'bare' | 'mixed' } | undefined {
+  for (let lf = bytes.indexOf(LF); lf >= 0; lf = bytes.indexOf(LF, lf + 1)) {
+    const crBefore = lf > 0 && bytes[lf - 1] === CR
+    const head = crBefore ? lf - 1 : lf
+    if (bytes[lf + 1] === LF) {
+      const bare = !crBefore && !bytes.subarray(0, lf).includes(CR)
+      return { head, next: lf + 2, lineEnds: bare ? 'bare' : 'mixed' }
+    }
+    if (bytes[lf + 1] === CR && bytes[lf + 2] === LF) return { head, next: lf + 3, lineEnds: crBefore ? 'crlf' : 'mixed' }
+    if (lf + 2 >= bytes.length) return undefined
+  }
+  return undefined
+}
+
 const FORWARDED_FOR = /^\s*x-forwarded-for\s*:/i
 /** How long a finished connection's remaining input is read and dropped before it is closed. */
 const LINGER_MS = 2000
@@ -126,21 +148,25 @@ export class FrontConnection {
       }
       // Empty lines before a request line are ignored (RFC 9112 §2.2).
       while (this.held.length >= 2 && this.held[0] === 0x0d && this.held[1] === 0x0a) this.held = this.held.subarray(2)
-      const end = this.held.indexOf(HEAD_END)
-      const bareEnd = this.held.indexOf(BARE_HEAD_END)
-      if (bareEnd >= 0 && (end < 0 || bareEnd < end)) {
+      const end = headEnd(this.held)
+      if (end?.lineEnds === 'bare') {
         // Not a head the front can frame: uWS gets it as sent and answers it as without the front,
         // rather than the front waiting for a CRLF that will not come until the idle timeout.
         this.forwardUnframable()
         continue
       }
-      if (end < 0 ? this.held.length > this.options.maxHeadBytes : end + 4 > this.options.maxHeadBytes) {
+      if (end === undefined ? this.held.length > this.options.maxHeadBytes : end.next > this.options.maxHeadBytes) {
         this.refuseHead()
         break
       }
-      if (end < 0) break
-      const headBytes = this.held.subarray(0, end)
-      this.held = this.held.subarray(end + 4)
+      if (end === undefined) break
+      const headBytes = this.held.subarray(0, end.head)
+      this.held = this.held.subarray(end.next)
+      const defect = end.lineEnds === 'mixed' ? 'mixes line ends of CRLF and bare line feeds' : headDefect(headBytes)
+      if (defect !== undefined) {
+        this.refuseMalformedHead(defect)
+        break
+      }
       this.startRequest(headBytes)
     }
     if (this.clientEnded && !this.awaiting && !this.finished) this.finish()
@@ -186,10 +212,23 @@ export class FrontConnection {
   }
 
   private refuseHead(): void {
-    const body = JSON.stringify(errorBody(new ODataError('HeaderTooLarge', `The request head passed ${this.options.maxHeadBytes} bytes`)))
+    this.answerAndFinish(
+      '431 Request Header Fields Too Large',
+      new ODataError('HeaderTooLarge', `The request head passed ${this.options.maxHeadBytes} bytes`),
+    )
+  }
+
+  /** A head uWS would take without a word (head-defect.ts): answered here, then the connection ends. */
+  private refuseMalformedHead(defect: string): void {
+    this.answerAndFinish('400 Bad Request', new ODataError('BadRequest', `The request head ${defect}`))
+  }
+
+  /** The front's own answer to a request it does not forward; the connection's last. */
+  private answerAndFinish(status: string, error: ODataError): void {
+    const body = JSON.stringify(errorBody(error))
     this.flushToClient()
     this.client.write(
-      `HTTP/1.1 431 Request Header Fields Too Large\r\nContent-Type: application/json;charset=utf-8\r\nOData-Version: 4.0\r\n` +
+      `HTTP/1.1 ${status}\r\nContent-Type: application/json;charset=utf-8\r\nOData-Version: 4.0\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     )
     this.finish()

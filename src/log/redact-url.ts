@@ -31,6 +31,31 @@ function withoutUserinfo(url: string): string {
   return url.replace(USERINFO, (_, before: string) => `${before}${MASK}@`)
 }
 
+/** The same spellings at the start of a URL only: where a URL names an authority, not where data mentions one. */
+const LEADING_USERINFO = new RegExp(`^(?:${USERINFO.source})`, 'iu')
+
+/** Whether the URL starts with an authority that carries userinfo, in any of the spellings masked above. */
+export function startsWithUserinfo(url: string): boolean {
+  return url.includes('@') && LEADING_USERINFO.test(url)
+}
+
+/**
+ * A text made from a URL (an error's message) with that URL's userinfo masked: every userinfo the log would
+ * mask in the URL, as written and percent-decoded, wherever the text repeats it before its `@`, and any
+ * userinfo the text spells itself.
+ */
+export function withoutUserinfoOf(text: string, url: string): string {
+  if (!url.includes('@')) return text
+  let masked = text
+  for (const match of url.matchAll(USERINFO)) {
+    const userinfo = match[0].slice(match[1]!.length, -1)
+    for (const spelling of new Set([userinfo, decoded(userinfo)])) {
+      if (spelling.length > 0) masked = masked.replaceAll(`${spelling}@`, `${MASK}@`)
+    }
+  }
+  return withoutUserinfo(masked)
+}
+
 // A `t` segment: `t` or `%74`/`%54`, between separators written as `/`, `\` or percent-encoded.
 const SEPARATOR = String.raw`(?:/|\\|%2f|%5c)`
 const TOKEN_SEGMENT = new RegExp(`(${SEPARATOR}(?:t|%74|%54)${SEPARATOR})((?:(?!${SEPARATOR})[^?#])+)`, 'gi')

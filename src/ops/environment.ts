@@ -78,6 +78,20 @@ export function readEnvironment(environment: Readonly<Record<string, string | un
   }
   const values: Record<string, unknown> = { ...given }
   const problems: ConfigurationProblem[] = []
+  // A number is written in digits (with a fraction where the variable takes one), as `$admin/log?page=` and
+  // the settings take it: the schema's coercion would read `1e3`, `0x10` or `+5` as numbers, so that one
+  // text meant different things in different places.
+  // (Text that is no number at all, or out of range, is left to the schema's own message.)
+  for (const [name, text] of Object.entries(given)) {
+    const { schema, must } = VARIABLES[name as VariableName]
+    if (!('type' in schema) || (schema.type !== 'integer' && schema.type !== 'number')) continue
+    const integer = schema.type === 'integer'
+    const value = Number(text)
+    const readAsNumber = Number.isFinite(value) && (!integer || Number.isInteger(value))
+    if (!readAsNumber || (integer ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/).test(text)) continue
+    problems.push({ path: name, message: `must be ${must}, written in digits (got ${JSON.stringify(text)})` })
+    delete values[name]
+  }
   const validate = validator()
   if (!validate(values)) {
     const named = new Set<string>()

@@ -25,15 +25,17 @@ export type SettingSource = 'administrator' | 'environment' | 'configuration' | 
 
 const REFRESH_EVERY_MS = 2000
 
-/** A number as written, or the text itself, which the schema then refuses with its own message. */
+/** A number as written in digits, or the text itself, which the schema then refuses with its own message. */
 const numeric = (text: string): unknown => (/^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text)
+/** A count is written in digits only: `2.0` stays text and is refused, as the other counts' variables are. */
+const count = (text: string): unknown => (/^-?\d+$/.test(text) ? Number(text) : text)
 
 /** The environment variable of each setting, and how its text becomes a value. */
 const ENVIRONMENT: Readonly<Record<SettingName, { variable: string; parse: (text: string) => unknown }>> = {
   maxBatchSizeMB: { variable: 'MAX_BATCH_SIZE_MB', parse: numeric },
-  maxBatchOperations: { variable: 'MAX_BATCH_OPERATIONS', parse: numeric },
+  maxBatchOperations: { variable: 'MAX_BATCH_OPERATIONS', parse: count },
   logLevel: { variable: 'REQUEST_LOG_LEVEL', parse: (text) => text },
-  pageSize: { variable: 'PAGE_SIZE', parse: numeric },
+  pageSize: { variable: 'PAGE_SIZE', parse: count },
   changeRetentionHours: { variable: 'CHANGE_RETENTION_HOURS', parse: numeric },
 }
 

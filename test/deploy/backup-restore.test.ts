@@ -103,7 +103,11 @@ t.test('a backup taken while a load runs restores to a consistent, servable copy
   t.equal(await count(pool, 'SELECT COUNT(*) AS n FROM acr_Main'), posted * LINES, 'and all its accounting entries')
   t.ok((await count(pool, 'SELECT COUNT(*) AS n FROM ar_Stock__totals')) > 0, 'the copy holds totals')
   const verified = await runCli(['verify'], { DATABASE_URL: databaseUrl(restored.address), CONFIG: 'config/demo.json' }).done
-  t.equal(verified.code, 0, `verify: every total of the copy equals a recomputation from its movements\n${verified.stdout}${verified.stderr}`)
+  t.equal(
+    verified.code,
+    0,
+    `verify: every total of the copy equals a recomputation from its movements\n${verified.stdout}${verified.stderr}`,
+  )
 
   // The service serves the copy as it is.
   const served = await startServiceProcess('deploy_backup_restored', {}, { database: restored })

@@ -188,6 +188,12 @@ t.test('the environment overrides the configuration; an administrator overrides 
   t.equal(settings.current.maxBatchOperations, 40, 'without the administrator value, the environment shows again')
 
   t.throws(() => settingsFromEnvironment({ MAX_BATCH_OPERATIONS: 'many', REQUEST_LOG_LEVEL: 'loud' }), ConfigurationError)
+  // A count is written in digits only, as every counting variable is (environment.ts).
+  for (const text of ['2.0', '1e3', '0x10']) {
+    t.throws(() => settingsFromEnvironment({ MAX_BATCH_OPERATIONS: text }), ConfigurationError, `MAX_BATCH_OPERATIONS=${text}`)
+    t.throws(() => settingsFromEnvironment({ PAGE_SIZE: text }), ConfigurationError, `PAGE_SIZE=${text}`)
+  }
+  t.same(settingsFromEnvironment({ MAX_BATCH_SIZE_MB: '2.5' }), { maxBatchSizeMB: 2.5 }, 'a size takes a fraction')
   try {
     settingsFromEnvironment({ MAX_BATCH_OPERATIONS: '0' })
   } catch (error) {

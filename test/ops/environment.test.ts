@@ -95,3 +95,25 @@ t.test('check-config checks the environment and the configuration', async (t) =>
   t.match(invalid.output, /STOP_TIMEOUT_SECONDS: must be a number of seconds/)
   t.match(invalid.output, /CORS_ORIGINS: "https:\/\/app\.example\.com\/" is not an origin/)
 })
+
+t.test('numbers are written in digits: an exponent, hex, a sign or a fraction of a count is refused', async (t) => {
+  for (const [name, text] of [
+    ['REQUEST_LOG_KEEP_ROWS', '1e3'],
+    ['REQUEST_LOG_KEEP_ROWS', '0x10'],
+    ['REQUEST_LOG_KEEP_ROWS', '2.0'],
+    ['REQUEST_LOG_KEEP_DAYS', '1e1'],
+    ['PORT', '+8080'],
+    ['WORKERS', '0b10'],
+    ['STOP_TIMEOUT_SECONDS', '1e1'],
+    ['SEED_SCALE', '.5'],
+  ] as const) {
+    const found = problems({ [name]: text })
+    t.equal(found.length, 1, `${name}=${text}: ${found.join('; ')}`)
+    t.ok(found[0]!.startsWith(`${name}: must be `), found[0])
+    t.ok(found[0]!.endsWith(`written in digits (got ${JSON.stringify(text)})`), found[0])
+  }
+  t.same(problems({ HOST: '1e3' }), [], 'a text variable is no number')
+  const read = readEnvironment({ REQUEST_LOG_KEEP_ROWS: '1000', REQUEST_LOG_KEEP_DAYS: '7.5', SEED_SCALE: '0.5' })
+  t.same(read.logRetention, { keepDays: 7.5, keepRows: 1000 })
+  t.equal(read.seedScale, 0.5)
+})

@@ -1,6 +1,7 @@
 // A ResponseSink that keeps one operation's response (status, headers, body) for the batch response.
 // Handlers cannot tell it from the HTTP responder; it has no socket, so it is never full.
-import { errorBody, type ODataError } from '../../errors.js'
+import { errorBody, ODataError } from '../../errors.js'
+import { withoutUserinfoOf } from '../../log/redact-url.js'
 import type { ResponseHeaders, ResponseSink } from '../../respond/response-sink.js'
 
 export interface CollectedResponse {
@@ -23,7 +24,11 @@ export class CollectingSink implements ResponseSink {
   private errorCode: string | undefined
   private readonly abortListeners: (() => void)[] = []
 
-  constructor(private readonly outer: { readonly aborted: boolean }) {}
+  constructor(
+    private readonly outer: { readonly aborted: boolean },
+    /** The operation's URL as sent: an error's message made from it is answered without its userinfo. */
+    private readonly url = '',
+  ) {}
 
   get aborted(): boolean {
     return this.outer.aborted
@@ -50,8 +55,9 @@ export class CollectingSink implements ResponseSink {
   }
 
   sendError(error: ODataError): void {
-    this.send(error.status, { 'Content-Type': 'application/json;charset=utf-8', ...error.headers }, JSON.stringify(errorBody(error)))
-    this.errorCode = error.code
+    const shown = withoutUrlUserinfo(error, this.url)
+    this.send(shown.status, { 'Content-Type': 'application/json;charset=utf-8', ...shown.headers }, JSON.stringify(errorBody(shown)))
+    this.errorCode = shown.code
   }
 
   begin(status: number, headers: ResponseHeaders): void {
@@ -89,7 +95,21 @@ export class CollectingSink implements ResponseSink {
   }
 }
 
-export function errorResponse(error: ODataError): CollectedResponse {
+/**
+ * The error with the userinfo of the operation's URL masked in its message and target: messages quote the
+ * URL's parts (an entity set's name, a key's literal), and an answer repeats no password the log masks.
+ */
+function withoutUrlUserinfo(error: ODataError, url: string): ODataError {
+  if (!url.includes('@')) return error
+  const message = withoutUserinfoOf(error.message, url)
+  const target = error.target === undefined ? undefined : withoutUserinfoOf(error.target, url)
+  if (message === error.message && target === error.target) return error
+  return new ODataError(error.code, message, { target, details: error.details, headers: error.headers })
+}
+
+/** An operation's error answer; `url`, the operation's URL as sent, is kept out of its message. */
+export function errorResponse(unmasked: ODataError, url = ''): CollectedResponse {
+  const error = withoutUrlUserinfo(unmasked, url)
   return {
     status: error.status,
     headers: { 'Content-Type': 'application/json;charset=utf-8', ...error.headers },

@@ -226,8 +226,9 @@ export async function executeBatch(
     inChangeSet = false,
   ): Promise<CollectedResponse> => {
     const dependency = dependencyFailure(planned, failedNames)
-    if (dependency) return errorResponse(dependency)
-    const sink = new CollectingSink(execution.outer)
+    const url = planned.operation.url
+    if (dependency) return errorResponse(dependency, url)
+    const sink = new CollectingSink(execution.outer, url)
     try {
       const request = buildRequest(planned)
       await run(request, sink)
@@ -237,7 +238,7 @@ export async function executeBatch(
       // change set whose node failed before its COMMIT: nothing of it was committed, and it runs again on
       // the next node; answered here it would be an operation's 503 and a set not applied.
       if (isDeadlock(error) || (inChangeSet && isDatabaseUnreachable(error))) throw error
-      return errorResponse(answeredError(error))
+      return errorResponse(answeredError(error), url)
     }
     return remember(planned, sink.result())
   }

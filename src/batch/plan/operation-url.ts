@@ -5,9 +5,10 @@
 //   a reference to an earlier operation  $1, $1/Post, $1/Goods
 // Refused with 400 UnsafeOperationUrl, for that operation only: a `.` or `..` segment in any spelling
 // (`%2e`, `%2E%2E`, mixed), another host, another service root (the other flavour included), whitespace or a
-// control character at either end.
+// control character at either end, userinfo in any spelling (`http://u:p@h`, `http:\\u:p@h`, `http:u:p@h`,
+// `//u:p@h`, `\\u:p@h`): the batch's own credentials are the ones that count, and a password has no place here.
 import { ODataError } from '../../errors.js'
-import { redactUrl } from '../../log/redact-url.js'
+import { redactUrl, startsWithUserinfo } from '../../log/redact-url.js'
 import { hasDotSegment } from '../../odata/dot-segment.js'
 
 export interface OperationUrlContext {
@@ -46,6 +47,7 @@ export function resolveOperationUrl(url: string, context: OperationUrlContext): 
   if (PADDED.test(url)) throw unsafe(url, 'starts or ends with whitespace')
   const [rawPath, query] = splitQuery(url)
   if (hasDotSegment(rawPath)) throw unsafe(url, 'has a dot segment')
+  if (startsWithUserinfo(url)) throw unsafe(url, 'carries credentials (userinfo)')
 
   if (rawPath.startsWith('$') && !rawPath.startsWith('$metadata') && !rawPath.startsWith('$batch')) {
     const slash = rawPath.indexOf('/')

@@ -46,3 +46,36 @@ t.test('the unpadded URL still runs', async (t) => {
   })
   t.equal(response.json().responses[0].status, 200)
 })
+
+t.test('userinfo in any spelling is 400 UnsafeOperationUrl, and no error message repeats a password', async (t) => {
+  const host = `127.0.0.1:${service.port}`
+  const withUserinfo = [
+    `http:\\\\u:PWBS1@${host}${TOKEN_ROOT}Catalog_Products`,
+    `http:u:PWBS2@${host}${TOKEN_ROOT}Catalog_Products`,
+    `//u:PWBS3@${host}${TOKEN_ROOT}Catalog_Products`,
+    `\\\\u:PWBS4@${host}${TOKEN_ROOT}Catalog_Products`,
+    `http://u:PWBS5@${host}${TOKEN_ROOT}Catalog_Products`,
+    'http:\\\\u:PWBS6@elsewhere/x',
+    '//u:PWBS7@elsewhere/x',
+  ]
+  // Userinfo inside a URL's data is data; an error quoting it masks it all the same.
+  const quoting = ["Catalog_Products('//u:PWBS8@h')", "Catalog_Products('%2F%2Fu:PWBS9@h')"]
+  const built = buildJsonBatch([...withUserinfo, ...quoting].map((url, i) => ({ id: String(i), method: 'GET', url })))
+  const response = await service.request('POST', `${TOKEN_ROOT}$batch`, {
+    headers: { Authorization: 'Bearer demo-token', 'Content-Type': built.contentType, Prefer: 'odata.continue-on-error' },
+    body: built.body,
+  })
+  t.equal(response.status, 200)
+  t.notMatch(response.text, /PWBS/, 'no password in the answer')
+  const items = response.json().responses as { status: number; body: { error: { code: string; message: string } } }[]
+  for (const [i, url] of withUserinfo.entries()) {
+    t.equal(items[i]!.status, 400, url)
+    t.equal(items[i]!.body.error.code, 'UnsafeOperationUrl', url)
+    t.match(items[i]!.body.error.message, /\*\*\*@/, `the message shows the userinfo masked: ${url}`)
+  }
+  for (const [i, url] of quoting.entries()) {
+    const item = items[withUserinfo.length + i]!
+    t.ok(item.status >= 400 && item.status < 500, `${url} is refused (${item.status})`)
+    t.match(item.body.error.message, /\*\*\*@h/, `the message quotes the literal masked: ${item.body.error.message}`)
+  }
+})
