@@ -11,17 +11,15 @@
 //      write with the notes dropped before the COMMIT. The whole service does more per create than this
 //      transaction, so the notes' share of its throughput is smaller still                     ≥ 0.9.
 // Run: node scripts/run-benchmarks.mjs change-tracking   (BENCH_SECONDS for part 3)
+import { exportSelectSql } from './support/export-sql.js'
 import { fork, spawn, type ChildProcess } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { BoundProperty, QueryScope } from '../src/odata/bind/index.js'
 import { NO_QUERY_OPTIONS } from '../src/odata/query-options.js'
 import type { ServiceRequest } from '../src/service/service-request.js'
 import { createServiceContext } from '../src/service/service-context.js'
 import { planCreate, writeCreates } from '../src/service/writes/write-object.js'
-import { entitySetSources } from '../src/sql/entity-set-sources.js'
-import { QueryCompiler } from '../src/sql/query-compiler.js'
 import { discardRecordedChanges } from '../src/store/change-record.js'
 import { runInTransaction } from '../src/store/transaction.js'
 import { prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
@@ -125,14 +123,7 @@ try {
   })
 
   // 2. The export tool against a raw stream of the same SQL (the read pipeline's plan for the set).
-  const source = entitySetSources(model)(SET)
-  const scope = QueryScope.over(source)
-  const exportSql = new QueryCompiler().compileSelect({
-    scope,
-    columns: source.columns.map((column) => ({ expression: BoundProperty.create(scope.root, column) })),
-    where: [],
-    orderBy: source.rowKey.map((column) => ({ expression: BoundProperty.create(scope.root, column), descending: false })),
-  }).sql
+  const exportSql = exportSelectSql(model, SET)
   const baselineRowsPerSecond = async () => {
     const child = await startChild(['baseline'])
     const result = await new Promise<{ rows: number; seconds: number }>((resolve) => {

@@ -9,14 +9,12 @@
 //      nothing waits for the whole result.
 // Run: node scripts/run-benchmarks.mjs export-records   (SEED_SCALE to change the size; seeding the first
 // time takes minutes, the bench database is reused afterwards).
+import { exportSelectSql } from './support/export-sql.js'
 import { fork, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { BoundProperty, QueryScope } from '../src/odata/bind/index.js'
-import { entitySetSources } from '../src/sql/entity-set-sources.js'
-import { QueryCompiler } from '../src/sql/query-compiler.js'
 import { prepareBenchDatabase } from './support/bench-database.js'
 import { printResult } from './support/report.js'
 
@@ -34,14 +32,7 @@ const rowCount = Number(total)
 console.log(`  ${rowCount} movements at SEED_SCALE ${SCALE}`)
 
 // The SQL the service runs for the export: every column, in key order (the read pipeline's own plan).
-const source = entitySetSources(model)(SET)
-const scope = QueryScope.over(source)
-const exportSql = new QueryCompiler().compileSelect({
-  scope,
-  columns: source.columns.map((column) => ({ expression: BoundProperty.create(scope.root, column) })),
-  where: [],
-  orderBy: source.rowKey.map((column) => ({ expression: BoundProperty.create(scope.root, column), descending: false })),
-}).sql
+const exportSql = exportSelectSql(model, SET)
 
 const childScript = fileURLToPath(new URL('./support/export-server.js', import.meta.url))
 
