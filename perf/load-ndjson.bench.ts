@@ -1,8 +1,8 @@
 // `odata-registers load` of 100,000 GoodsReceipt documents of 10 rows each from NDJSON (BENCH_LOAD_DOCUMENTS
-// for fewer), posted, into a fresh database, against the service in a process of its own; the figure is
+// for fewer), posted, each run into a fresh database, against the service in a process of its own; the figure is
 // documents per second. The service is measured twice, each time in a process of its own and with its own
 // documents: with the request log `all` (the demo configuration's setting: a log row per operation) and
-// `off`. The baseline writes the same rows (documents, table parts, movements, totals) straight through
+// `off`. The baseline, also into a fresh database, writes the same rows (documents, table parts, movements, totals) straight through
 // mysql2 with multi-row INSERTs, one transaction per 50 documents, 4 connections, right after each loader
 // run; both ratios are printed (target ≥ 0.5 with the log off). Also reported: the loader's resident memory (sampled
 // from /proc), early in the load and at its peak, to show that it streams its input, and its share of a
@@ -44,6 +44,7 @@ const model = loadModel('config/demo.json')
 
 /** A fresh database with the demo's catalogs (seed scale 0.1: 100 documents, the catalogs). */
 async function freshDatabase(): Promise<void> {
+  await closePool()
   const admin = createPool({ ...address, database: undefined as never })
   await admin.query(`DROP DATABASE IF EXISTS ${q(address.database)}`)
   await admin.end()
@@ -54,10 +55,13 @@ async function freshDatabase(): Promise<void> {
   await pool.end()
 }
 
-const pool = (() => {
-  let p: ReturnType<typeof createPool> | undefined
-  return () => (p ??= createPool(address, { connectionLimit: 4 }))
-})()
+let openPool: ReturnType<typeof createPool> | undefined
+const pool = () => (openPool ??= createPool(address, { connectionLimit: 4 }))
+/** Closes the pool, whose connections would point at a dropped database after the next fresh one. */
+async function closePool(): Promise<void> {
+  await openPool?.end()
+  openPool = undefined
+}
 
 async function codes(table: string): Promise<{ key: string; code: string }[]> {
   const [rows] = await pool().query(`SELECT Ref_Key, Code FROM ${q(table)} ORDER BY Code`)
@@ -92,10 +96,10 @@ function documentOf(c: Catalogs, i: number, by: 'code' | 'key'): Record<string, 
   }
 }
 
-/** The input file of documents `first + 1` to `first + DOCUMENTS`. */
-async function writeInput(c: Catalogs, path: string, first: number): Promise<void> {
+/** The input file of documents 1 to DOCUMENTS. */
+async function writeInput(c: Catalogs, path: string): Promise<void> {
   const out = createWriteStream(path)
-  for (let i = first + 1; i <= first + DOCUMENTS; i++) {
+  for (let i = 1; i <= DOCUMENTS; i++) {
     if (!out.write(`${JSON.stringify(documentOf(c, i, 'code'))}\n`))
       await new Promise<void>((resolve) => out.once('drain', () => resolve()))
   }
@@ -195,8 +199,8 @@ async function load(
   return { documentsPerSecond: DOCUMENTS / seconds, early, peak: Math.max(...valid.map((s) => s.mb)), summary, cpuShare: cpu / seconds }
 }
 
-/** The same rows through mysql2 (documents `first + 1` on): multi-row INSERTs, one transaction per 50 documents, totals upserted. */
-async function direct(c: Catalogs, first: number): Promise<number> {
+/** The same rows through mysql2: multi-row INSERTs, one transaction per 50 documents, totals upserted. */
+async function direct(c: Catalogs): Promise<number> {
   const write = directDocumentWriter(model)
   const perBatch = 50
   let next = 0
@@ -210,7 +214,7 @@ async function direct(c: Catalogs, first: number): Promise<number> {
           next += perBatch
           if (from >= DOCUMENTS) break
           const bodies: Record<string, unknown>[] = []
-          for (let i = from + 1; i <= Math.min(from + perBatch, DOCUMENTS); i++) bodies.push(documentOf(c, first + i, 'key'))
+          for (let i = from + 1; i <= Math.min(from + perBatch, DOCUMENTS); i++) bodies.push(documentOf(c, i, 'key'))
           await write(connection, bodies)
         }
       } finally {
@@ -221,10 +225,10 @@ async function direct(c: Catalogs, first: number): Promise<number> {
   return DOCUMENTS / (Number(process.hrtime.bigint() - started) / 1e9)
 }
 
-/** The loader against the service with this request log, on documents of its own (`first + 1` on). */
-async function measure(c: Catalogs, work: string, requestLog: 'all' | 'off', first: number) {
+/** The loader against the service with this request log. */
+async function measure(c: Catalogs, work: string, requestLog: 'all' | 'off') {
   const input = join(work, `receipts-${requestLog}.ndjson`)
-  await writeInput(c, input, first)
+  await writeInput(c, input)
   const port = await freePort()
   const stop = await startService(port, requestLog)
   try {
@@ -236,14 +240,17 @@ async function measure(c: Catalogs, work: string, requestLog: 'all' | 'off', fir
 
 const work = mkdtempSync(join(tmpdir(), 'load-bench-'))
 try {
-  await freshDatabase()
-  const c = await catalogs()
-  // Each loader run is followed by its own baseline, so that a ratio compares two moments of the same load
-  // on a shared machine.
-  const logged = await measure(c, work, 'all', 0)
-  const loggedBaseline = await direct(c, DOCUMENTS)
-  const unlogged = await measure(c, work, 'off', 2 * DOCUMENTS)
-  const unloggedBaseline = await direct(c, 3 * DOCUMENTS)
+  // Every run, the loader's and the baseline's, starts from the same state: a fresh database of the same
+  // shape and size, so that neither side writes into tables the other has already filled. Each loader run
+  // is followed by its own baseline, so that a ratio compares two moments of the same load on a shared machine.
+  const fresh = async () => {
+    await freshDatabase()
+    return catalogs()
+  }
+  const logged = await measure(await fresh(), work, 'all')
+  const loggedBaseline = await direct(await fresh())
+  const unlogged = await measure(await fresh(), work, 'off')
+  const unloggedBaseline = await direct(await fresh())
   const baselineName = 'mysql2 multi-row INSERTs of the same rows, 50 documents a transaction, 4 connections'
   for (const [log, loaded, baseline] of [
     ['all', logged, loggedBaseline],
@@ -267,6 +274,6 @@ try {
     )
   }
 } finally {
-  await pool().end()
+  await closePool()
   rmSync(work, { recursive: true, force: true })
 }
