@@ -259,7 +259,7 @@ t.test("the README's example loads on the demo data: the one bad row rejected, t
   t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsReceipt WHERE Number LIKE 'IN-%' AND Posted = 1"), 2)
   t.equal(await count(pool, "SELECT COUNT(*) AS n FROM d_GoodsSale WHERE Number LIKE 'OUT-%' AND Posted = 1"), 2)
   const again = await runCli(args).done
-  t.match(summaryOf(again.stdout), { loaded: 0, rejected: 0, resumed: 10 })
+  t.match(summaryOf(again.stdout), { loaded: 0, rejected: 0, resumed: 10, resumedRejected: 1 }, 'the earlier refusal is told apart')
 })
 
 t.test('on a terminal the summary is text naming the reject file and the checkpoint; --json keeps the JSON line', async (t) => {

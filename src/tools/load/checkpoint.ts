@@ -5,7 +5,11 @@
 // they are sent again.
 //
 //   S <TAB> source <TAB> 101-150      sent
+//   R <TAB> source <TAB> 103          refused (written to the reject file), before its A line
 //   A <TAB> source <TAB> 101-150      answered
+//
+// The R lines let a resumed run say how many of the rows an earlier run answered were refused, so that its
+// summary does not count them among the rows written.
 import { closeSync, existsSync, openSync, readSync, writeSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 import { InputError } from './input-source.js'
@@ -42,6 +46,7 @@ function* fileLines(path: string): Iterable<string> {
 interface SourceState {
   readonly sent: RangeSet
   readonly done: RangeSet
+  readonly refused: RangeSet
 }
 
 export class Checkpoint {
@@ -56,10 +61,11 @@ export class Checkpoint {
         const [kind, source, ranges] = line.split('\t')
         // A line cut by a crash has no third field, or a range cut short: a cut range only loses the
         // last rows' mark, and they are sent again as uncertain.
-        if ((kind !== 'S' && kind !== 'A') || source === undefined || ranges === undefined) continue
+        if ((kind !== 'S' && kind !== 'A' && kind !== 'R') || source === undefined || ranges === undefined) continue
         const state = this.state(source)
         const rows = RangeSet.parse(ranges.replace(/[^0-9,-]/g, ''))
-        for (const [from, to] of rows.entries()) (kind === 'S' ? state.sent : state.done).add(from, to)
+        const into = kind === 'S' ? state.sent : kind === 'A' ? state.done : state.refused
+        for (const [from, to] of rows.entries()) into.add(from, to)
       }
     }
     this.resumed = [...this.sources.values()].some((s) => s.sent.size > 0)
@@ -68,12 +74,17 @@ export class Checkpoint {
 
   private state(source: string): SourceState {
     let state = this.sources.get(source)
-    if (!state) this.sources.set(source, (state = { sent: new RangeSet(), done: new RangeSet() }))
+    if (!state) this.sources.set(source, (state = { sent: new RangeSet(), done: new RangeSet(), refused: new RangeSet() }))
     return state
   }
 
   done(source: string, row: number): boolean {
     return this.state(source).done.has(row)
+  }
+
+  /** Answered by a refusal: the row is in the reject file. */
+  refused(source: string, row: number): boolean {
+    return this.state(source).refused.has(row)
   }
 
   /** Sent by an earlier run (or earlier in this one) and not answered: it may be in the service. */
@@ -89,6 +100,11 @@ export class Checkpoint {
 
   markSent(source: string, rows: readonly number[]): void {
     this.write('S', source, rows, this.state(source).sent)
+  }
+
+  /** Written after the reject file's line and before the row's A line. */
+  markRefused(source: string, rows: readonly number[]): void {
+    this.write('R', source, rows, this.state(source).refused)
   }
 
   markDone(source: string, rows: readonly number[]): void {

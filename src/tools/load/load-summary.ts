@@ -12,6 +12,8 @@ export interface InputSummary {
   present: number
   rejected: number
   resumed: number
+  /** Of the resumed rows, those an earlier run refused (they are in the reject file). */
+  resumedRejected: number
   /** Table part rows of the documents loaded by this run. */
   linesLoaded: number
   /** Lines of a lines file that no document took. */
@@ -20,7 +22,18 @@ export interface InputSummary {
 
 export function inputSummary(plan: { readonly set: string }, name: string): InputSummary {
   const unit = plan.set.startsWith('Document_') ? 'documents' : plan.set.startsWith('Catalog_') ? 'items' : 'records'
-  return { input: name, unit, rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0, linesLoaded: 0, linesRejected: 0 }
+  return {
+    input: name,
+    unit,
+    rows: 0,
+    loaded: 0,
+    present: 0,
+    rejected: 0,
+    resumed: 0,
+    resumedRejected: 0,
+    linesLoaded: 0,
+    linesRejected: 0,
+  }
 }
 
 /** The table part rows in a mapped body. */
@@ -56,7 +69,10 @@ export function summaryText(summary: SummaryFigures): string {
       `${number(input.present)} already present`,
       `${number(input.rejected)} rejected`,
     ]
-    if (input.resumed > 0) parts.push(`${number(input.resumed)} done by an earlier run`)
+    if (input.resumed > 0)
+      parts.push(
+        `${number(input.resumed)} done by an earlier run${input.resumedRejected > 0 ? ` (${number(input.resumedRejected)} of them rejected, in the reject file)` : ''}`,
+      )
     if (input.linesRejected > 0) parts.push(`${number(input.linesRejected)} lines of no document rejected`)
     lines.push(`${input.input}: ${parts.join(', ')}`)
   }

@@ -56,6 +56,8 @@ export interface LoadSummary {
   rejected: number
   /** Rows the checkpoint had as answered by an earlier run: not sent again. */
   resumed: number
+  /** Of those, the rows an earlier run refused: they are in the reject file, not in the database. */
+  resumedRejected: number
   seconds: number
   rowsPerSecond: number
   limits: BatchLimits
@@ -89,7 +91,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
     const limits = await readBatchLimits(client)
     const sender = new BatchSender(client, options.retryForSeconds)
     const resolver = new ReferenceResolver(client)
-    const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0, linesRejected: 0 }
+    const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0, resumedRejected: 0, linesRejected: 0 }
     const inputs: InputSummary[] = []
     let stopped: string | undefined
     try {
@@ -131,7 +133,15 @@ interface LoadState {
   readonly sender: BatchSender
   readonly resolver: ReferenceResolver
   readonly limits: BatchLimits
-  readonly counts: { rows: number; loaded: number; present: number; rejected: number; resumed: number; linesRejected: number }
+  readonly counts: {
+    rows: number
+    loaded: number
+    present: number
+    rejected: number
+    resumed: number
+    resumedRejected: number
+    linesRejected: number
+  }
   /** This input's own counts. */
   readonly input: InputSummary
   readonly options: LoadOptions
@@ -177,6 +187,7 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
   const answered = (row: number) => identity.resumable && checkpoint.done(source, row)
   const reject = (row: number, line: number | undefined, record: unknown, status: number, code: string, message: string) => {
     rejects.write({ source: identity.name, row, line, record, status, code, message })
+    checkpoint.markRefused(source, [row])
     counts.rejected++
     mine.rejected++
   }
@@ -238,6 +249,10 @@ async function loadFile(plan: FilePlan, state: LoadState): Promise<void> {
         doneOffset = Math.max(doneOffset, offset)
         counts.resumed++
         mine.resumed++
+        if (checkpoint.refused(source, row)) {
+          counts.resumedRejected++
+          mine.resumedRejected++
+        }
         continue
       }
       if (unreadable) {
