@@ -50,6 +50,8 @@ export interface DriveReport {
   readonly timeline: readonly TimelinePoint[]
   readonly server?: {
     readonly pid: number
+    /** The most processes sampled at once: the pid given and its workers, summed in every figure. */
+    readonly processes: number
     readonly samples: readonly ProcessSample[]
     readonly cpuPercentMean: number
     readonly rssMBMax: number

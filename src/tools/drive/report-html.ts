@@ -103,7 +103,7 @@ export async function reportHtml(report: DriveReport): Promise<string> {
     {
       id: 'memory',
       caption: report.server
-        ? `Memory over time: the server (pid ${report.server.pid}) and the driver`
+        ? `Memory over time: the server (pid ${report.server.pid}${report.server.processes > 1 ? ` and its workers, ${report.server.processes} processes in all` : ''}) and the driver`
         : 'Memory over time: the driver (give --pid for the server)',
       spec: lineOverTime(memory, 'rssMB', 'resident MB', 'process', 200),
     },

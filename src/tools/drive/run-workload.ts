@@ -206,6 +206,7 @@ export async function runWorkload(workload: Workload, options: RunOptions = {}):
   const server = serverSampler
     ? {
         pid: serverSampler.pid,
+        processes: serverSampler.processes,
         samples: serverSampler.samples,
         cpuPercentMean: serverSampler.samples.reduce((t, s) => t + s.cpuPercent, 0) / Math.max(1, serverSampler.samples.length),
         rssMBMax: Math.max(0, ...serverSampler.samples.map((s) => s.rssMB)),
