@@ -57,7 +57,7 @@ export class ConfigurationError extends Error {
   readonly problems: readonly ConfigurationProblem[]
   constructor(source: string, problems: readonly ConfigurationProblem[]) {
     super(
-      `${source}: ${problems.length} problem(s) in the configuration:\n${problems.map((p) => `  ${p.path || '/'}: ${p.message}`).join('\n')}`,
+      `${source}: ${problems.length} problem(s)${source === 'environment' ? '' : ' in the configuration'}:\n${problems.map((p) => `  ${p.path || '/'}: ${p.message}`).join('\n')}`,
     )
     this.name = 'ConfigurationError'
     this.problems = problems

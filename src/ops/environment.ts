@@ -11,7 +11,7 @@ import type { RetentionPolicy } from '../log/request-log-retention.js'
 import { ConfigurationError, type ConfigurationProblem } from '../model/configuration.js'
 import { configurationFile } from '../model/default-configuration.js'
 import { settingsFromEnvironment } from '../service/live-settings.js'
-import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '../store/database-url.js'
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl, redactDatabaseUrl } from '../store/database-url.js'
 
 export interface ProcessEnvironment {
   readonly port: number
@@ -106,7 +106,10 @@ export function readEnvironment(environment: Readonly<Record<string, string | un
   try {
     parseDatabaseUrl(databaseUrl)
   } catch (error) {
-    problems.push({ path: 'DATABASE_URL', message: (error as Error).message.replace(/^DATABASE_URL /, '') })
+    const message = (error as Error).message.replace(/^DATABASE_URL /, '')
+    // What was given, its password masked, unless the message already quotes it.
+    const got = /\(got /.test(message) ? '' : ` (got ${JSON.stringify(redactDatabaseUrl(databaseUrl))})`
+    problems.push({ path: 'DATABASE_URL', message: `${message}${got}` })
   }
   const configFile = configurationFile(environment)
   if (!existsSync(configFile)) problems.push({ path: 'CONFIG', message: `names no file (${JSON.stringify(configFile)})` })

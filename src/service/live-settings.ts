@@ -54,7 +54,10 @@ export function settingsFromEnvironment(environment: Readonly<Record<string, str
       'environment',
       problems.map((problem) => {
         const name = problem.path.slice(1) as SettingName
-        return { path: ENVIRONMENT[name]?.variable ?? problem.path, message: problem.message }
+        const variable = ENVIRONMENT[name]?.variable
+        // The text as given, so that a person sees what was wrong with it.
+        const got = variable === undefined ? '' : ` (got ${JSON.stringify(environment[variable]?.trim())})`
+        return { path: variable ?? problem.path, message: `${problem.message}${got}` }
       }),
     )
   }

@@ -66,10 +66,13 @@ t.test('every wrong variable is named, with what it must be and what it was', as
       'METRICS_TOKEN: must be at least 16 visible ASCII characters, no spaces (got "short")',
       'DATABASE_URL: must start with mysql:// (got postgres://)',
       'CONFIG: names no file ("config/none.json")',
-      'MAX_BATCH_OPERATIONS: must be integer',
+      'MAX_BATCH_OPERATIONS: must be integer (got "many")',
       'CORS_ORIGINS: "*": a wildcard is refused; list each origin a browser client is served from (https://app.example.com)',
     ],
   )
+  t.same(problems({ DATABASE_URL: 'mysql://u:secret@h/x-y' }), [
+    'DATABASE_URL: must name a database of letters, digits and underscores, e.g. mysql://root@127.0.0.1:3306/odata_registers (got "mysql://u:***@h/x-y")',
+  ])
   t.same(problems({ PORT: '65536' }), ['PORT: must be an integer from 0 to 65535 (got "65536")'])
   t.same(problems({ HTTP_PIPELINING: 'on' }), [
     'HTTP_PIPELINING: must be uws (uWS alone) or serialize (pipelined requests answered in order, through the front) (got "on")',
@@ -80,7 +83,7 @@ t.test('every wrong variable is named, with what it must be and what it was', as
 t.test('serve stops at once with the problems, before it touches the database', async (t) => {
   const result = await runCli(['serve'], { PORT: 'eighty', WORKERS: 'two', DATABASE_URL: 'mysql://root@127.0.0.1:1/never_created' })
   t.equal(result.status, 1)
-  t.match(result.output, /^environment: 2 problem\(s\)/m)
+  t.match(result.output, /^environment: 2 problem\(s\):$/m, 'the environment, not "in the configuration"')
   t.match(result.output, /PORT: must be an integer from 0 to 65535 \(got "eighty"\)/)
   t.match(result.output, /WORKERS: must be a number of processes from 1 to 256 \(got "two"\)/)
   t.notMatch(result.output, /MySQL|ECONNREFUSED/, 'no database was reached for')
