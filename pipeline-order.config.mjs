@@ -21,6 +21,7 @@ export const stages = [
   ['model'], //               the configuration and the model derived from it
   ['errors'], //              the error registry, shared by all
   ['database-failures'], //   what the driver's error codes mean (unreachable, lock wait, write conflict): pure facts
+  ['statement'], //           the one shape of a statement (text and placeholder values): compiler, builder and port share it
 ]
 
 // Imports that break the order today, in code that is being reworked elsewhere; each says why and what

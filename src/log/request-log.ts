@@ -9,7 +9,7 @@
 import { requestLogFailuresTotal } from '../metrics/service-metrics.js'
 import type { ResolvedSettings } from '../model/model.js'
 import { isDatabaseUnreachable } from '../database-failures.js'
-import { idList, rowValuesSharing, sql, type SqlFragment } from '../sql/sql-template.js'
+import { idList, rowValuesSharing, sql, type Statement } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
 import { query } from '../store/run-statement.js'
 import { isDeadlock, type Transaction } from '../store/transaction.js'
@@ -190,7 +190,7 @@ export class RequestLog {
   }
 
   /** One multi-row INSERT of a batch's entries, the values they share written once. */
-  private batchInsert(entries: readonly RequestLogEntry[]): SqlFragment {
+  private batchInsert(entries: readonly RequestLogEntry[]): Statement {
     // A batch's operations mostly share a few URLs: each is redacted once.
     const redacted = new Map<string, string>()
     const secrets = this.secrets
@@ -238,7 +238,7 @@ async function batchLogged(pool: Pool, batchId: string): Promise<boolean> {
 /** How many times a batch's entries are sent at most (a deadlock or lost certification rolls the statement back whole). */
 const INSERT_ATTEMPTS = 5
 
-async function insertOnce(pool: Pool, statement: SqlFragment, batchId: string): Promise<void> {
+async function insertOnce(pool: Pool, statement: Statement, batchId: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await query(pool, statement)

@@ -8,7 +8,7 @@ import type { KeyValues } from '../odata/resource-path.js'
 import type { ResponseSink } from '../respond/response-sink.js'
 import { entitySetSources } from '../sql/entity-set-sources.js'
 import { QueryCompiler } from '../sql/query-compiler.js'
-import { id, idList, join, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, idList, join, sql, type Statement } from '../sql/sql-template.js'
 import { sqlValues } from '../store/pool.js'
 import { execute } from '../store/run-statement.js'
 import { authorizeRead } from './authorize.js'
@@ -25,7 +25,7 @@ import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
 
 /** `k1 = ? AND k2 = ?` over the set's key columns, with the key's values in key order. */
-export function keyCondition(set: EntitySetModel, values: readonly unknown[]): SqlFragment {
+export function keyCondition(set: EntitySetModel, values: readonly unknown[]): Statement {
   return join(
     set.key.map((k, i) => sql`${id(k.column)} = ${values[i]}`),
     ' AND ',

@@ -4,7 +4,7 @@
 // A seed resumed after an interruption (src/seed/seed-data.ts) makes its rows again from the start: rows
 // recorded as written are dropped (`skipping`), and rows that may have been written after the last record
 // are sent with INSERT IGNORE (`ignoringDuplicates`): the generator makes the same rows every time.
-import { id, idList, rowValues, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, idList, rowValues, sql, type Statement } from '../sql/sql-template.js'
 import type { Pool } from './pool.js'
 import { query } from './run-statement.js'
 
@@ -13,9 +13,9 @@ const IN_FLIGHT = 2
 
 interface Buffered {
   /** `INSERT INTO t (columns) VALUES `, made once per table and column list. */
-  readonly head: SqlFragment
+  readonly head: Statement
   /** The same with INSERT IGNORE. */
-  readonly ignoringHead: SqlFragment
+  readonly ignoringHead: Statement
   readonly width: number
   rows: unknown[][]
 }

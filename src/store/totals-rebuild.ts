@@ -30,7 +30,7 @@
 // a cluster). Writes between two pieces are kept by the pieces after them. During the rebuild, balances
 // read from ranges not rebuilt yet are those from before.
 import type { ServiceModel } from '../model/model.js'
-import { id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import type { Pool } from './pool.js'
 import { query } from './run-statement.js'
 import { ALL_TIME_PERIOD, totalsSources, type TotalsSource } from './totals.js'
@@ -170,7 +170,7 @@ export async function rebuildTotals(pool: Pool, model: ServiceModel, options: Re
   return report
 }
 
-type Run = (statement: SqlFragment) => Promise<unknown>
+type Run = (statement: Statement) => Promise<unknown>
 
 /** How many times a piece runs at most when a concurrent write made one of its rows first (a duplicate key). */
 const PIECE_ATTEMPTS = 10
@@ -218,7 +218,7 @@ async function rebuildMonths(run: Run, source: TotalsSource, range: MonthRange):
 const groupKeys = (source: TotalsSource) => source.keyColumns.slice(1)
 
 /** `(k1, k2, …) > (v1, v2, …)`, or `<=`: a group's place among the ranges' bounds. */
-function compareGroups(source: TotalsSource, operator: '>' | '<=', bound: readonly unknown[]): SqlFragment {
+function compareGroups(source: TotalsSource, operator: '>' | '<=', bound: readonly unknown[]): Statement {
   return sql`(${join(groupKeys(source).map((c) => id(c)))}) ${raw(operator)} (${join(bound.map((value) => sql`${value}`))})`
 }
 
@@ -303,7 +303,7 @@ async function readPlan(pool: Pool): Promise<RebuildPlan | undefined> {
   return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as RebuildPlan)
 }
 
-function planStatement(plan: RebuildPlan): SqlFragment {
+function planStatement(plan: RebuildPlan): Statement {
   return sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${TOTALS_REBUILD_MARKER}, ${JSON.stringify(plan)})`
 }
 

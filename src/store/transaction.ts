@@ -12,7 +12,7 @@
 // Totals stay exact without serialisation because they are maintained by additive upserts under row
 // locks (src/store/totals.ts).
 import type { ResultSetHeader } from 'mysql2'
-import { SqlFragment } from '../sql/sql-template.js'
+import { Statement } from '../sql/sql-template.js'
 import { isDatabaseUnreachable, isNodeUnavailable, wasNeverSent } from '../database-failures.js'
 import { discardRecordedChanges, writeRecordedChanges } from './change-record.js'
 import type { Pool, PoolConnection } from './pool.js'
@@ -25,19 +25,19 @@ import type { Pool, PoolConnection } from './pool.js'
 export interface Transaction {
   readonly connection: PoolConnection
   /** A query returning rows (objects by column name), values as `?` placeholders. */
-  rows<T = Record<string, unknown>>(statement: SqlFragment | string, values?: readonly unknown[]): Promise<T[]>
+  rows<T = Record<string, unknown>>(statement: Statement | string, values?: readonly unknown[]): Promise<T[]>
   /** A query returning rows as arrays in the order of the select list. */
-  arrays(statement: SqlFragment | string, values?: readonly unknown[]): Promise<unknown[][]>
+  arrays(statement: Statement | string, values?: readonly unknown[]): Promise<unknown[][]>
   /** A statement that changes rows; resolves to the driver's result header (affectedRows, …). */
-  run(statement: SqlFragment | string, values?: readonly unknown[]): Promise<ResultSetHeader>
+  run(statement: Statement | string, values?: readonly unknown[]): Promise<ResultSetHeader>
 }
 
-function textOf(statement: SqlFragment | string): string {
-  return statement instanceof SqlFragment ? statement.text : statement
+function textOf(statement: Statement | string): string {
+  return statement instanceof Statement ? statement.text : statement
 }
 
-function valuesOf(statement: SqlFragment | string, values: readonly unknown[]): unknown[] {
-  return (statement instanceof SqlFragment ? statement.parameters : values) as unknown[]
+function valuesOf(statement: Statement | string, values: readonly unknown[]): unknown[] {
+  return (statement instanceof Statement ? statement.parameters : values) as unknown[]
 }
 
 export interface TransactionOptions {
@@ -65,15 +65,15 @@ export function isDuplicateKey(error: unknown): boolean {
 export function transactionOn(connection: PoolConnection): Transaction {
   return {
     connection,
-    async rows<T>(statement: SqlFragment | string, values: readonly unknown[] = []) {
+    async rows<T>(statement: Statement | string, values: readonly unknown[] = []) {
       const [rows] = await connection.query(textOf(statement), valuesOf(statement, values))
       return rows as T[]
     },
-    async arrays(statement: SqlFragment | string, values: readonly unknown[] = []) {
+    async arrays(statement: Statement | string, values: readonly unknown[] = []) {
       const [rows] = await connection.query({ sql: textOf(statement), rowsAsArray: true }, valuesOf(statement, values))
       return rows as unknown[][]
     },
-    async run(statement: SqlFragment | string, values: readonly unknown[] = []) {
+    async run(statement: Statement | string, values: readonly unknown[] = []) {
       const [result] = await connection.query(textOf(statement), valuesOf(statement, values))
       return result as ResultSetHeader
     },

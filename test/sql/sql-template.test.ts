@@ -1,7 +1,7 @@
 // The SQL builder: the exact text and parameters of each helper, then the statements run against the
 // real database, so the text is SQL the server accepts and values of any content stay out of the text.
 import t from 'tap'
-import { SqlFragment, column, fragment, id, idList, join, list, raw, rowValues, rowValuesSharing, sql } from '../../src/sql/sql-template.js'
+import { Statement, column, id, idList, join, list, raw, rowValues, rowValuesSharing, sql } from '../../src/sql/sql-template.js'
 import { query } from '../../src/store/run-statement.js'
 import { createTestDatabase } from '../support/test-database.js'
 
@@ -75,11 +75,12 @@ t.test('rowValuesSharing: a value every row repeats is written once, escaped; th
   t.throws(() => rowValuesSharing([], 2), /empty/)
 })
 
-t.test('fragment() takes a compiled query', async (t) => {
-  const f = fragment({ sql: 'SELECT ?', parameters: [5] })
-  t.ok(f instanceof SqlFragment)
-  t.equal(f.text, 'SELECT ?')
-  t.same(f.parameters, [5])
+t.test('a statement made elsewhere nests with its values in place', async (t) => {
+  const compiled = new Statement('SELECT a FROM t WHERE b = ?', [5])
+  const f = sql`SELECT * FROM (${compiled}) AS x WHERE c IN (${list([6, 7])}) AND d = ${8}`
+  t.ok(f instanceof Statement)
+  t.equal(f.text, 'SELECT * FROM (SELECT a FROM t WHERE b = ?) AS x WHERE c IN (?, ?) AND d = ?')
+  t.same(f.parameters, [5, 6, 7, 8])
 })
 
 t.test('the server accepts the statements, and values of any content stay values', async (t) => {

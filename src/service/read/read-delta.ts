@@ -112,7 +112,7 @@ export async function readDelta(
   }
   const stream = () =>
     streamRows(sink, pool, {
-      sql: query.sql,
+      sql: query.text,
       values: query.parameters,
       writer:
         shape.expansions.length === 0

@@ -132,7 +132,7 @@ export async function readRows(
         }
   const stream = () =>
     streamRows(sink, context.pool, {
-      sql: query.sql,
+      sql: query.text,
       values: query.parameters,
       writer,
       status: 200,

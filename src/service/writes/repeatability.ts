@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto'
 import { ODataError } from '../../errors.js'
 import type { ResourcePath } from '../../odata/resource-path.js'
-import { sql, type SqlFragment } from '../../sql/sql-template.js'
+import { sql, type Statement } from '../../sql/sql-template.js'
 import type { Pool } from '../../store/pool.js'
 import { query } from '../../store/run-statement.js'
 import { isDuplicateKey, type Transaction } from '../../store/transaction.js'
@@ -96,7 +96,7 @@ interface StoredRow {
 /** Something to run a query on: the pool (outside a transaction) or a transaction. */
 type Queryable = Pick<Transaction, 'rows'> | Pool
 
-async function selectRows(source: Queryable, statement: SqlFragment): Promise<StoredRow[]> {
+async function selectRows(source: Queryable, statement: Statement): Promise<StoredRow[]> {
   if ('rows' in source) return source.rows<StoredRow>(statement)
   return query<StoredRow[]>(source, statement)
 }
@@ -127,13 +127,13 @@ export async function storedResponse(source: Queryable, key: RepeatabilityKey): 
   }
 }
 
-function insertResponse(key: RepeatabilityKey, result: WriteResult): SqlFragment {
+function insertResponse(key: RepeatabilityKey, result: WriteResult): Statement {
   const headers = JSON.stringify({ fingerprint: key.fingerprint, headers: result.headers })
   const body = Buffer.from(result.body ?? '', 'utf8')
   return sql`INSERT INTO _repeatability (subject, request_id, created_at, status, headers, body) VALUES (${key.subject}, ${key.requestId}, UTC_TIMESTAMP(), ${result.status}, ${headers}, ${body})`
 }
 
-function deleteExpired(key: RepeatabilityKey): SqlFragment {
+function deleteExpired(key: RepeatabilityKey): Statement {
   return sql`DELETE FROM _repeatability WHERE subject = ${key.subject} AND request_id = ${key.requestId} AND created_at < ${RETAINED}`
 }
 
