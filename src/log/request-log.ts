@@ -11,7 +11,7 @@ import type { ResolvedSettings } from '../model/model.js'
 import { isDatabaseUnreachable } from '../database-failures.js'
 import { idList, rowValuesSharing, sql, type Statement } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
-import { query } from '../store/run-statement.js'
+import { databaseOf } from '../store/database.js'
 import { isDeadlock, type Transaction } from '../store/transaction.js'
 import { logger } from './logger.js'
 import { logContentId, logErrorCode, logMethod, logName, logUrl } from './log-entry-fields.js'
@@ -126,7 +126,7 @@ export class RequestLog {
     try {
       // Single requests' entries share most of their columns too (subject, profile, method, status, the empty ones):
       // each shared value is written once, and the driver formats the rest (time, URL, duration) per row.
-      await query(this.pool, sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`)
+      await databaseOf(this.pool).run(sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`)
     } catch (error) {
       // The log is an audit trail: one entry the server refuses must not take the others with it. Entry by
       // entry, so only what still fails is lost; not when the server is gone, where every entry would fail.
@@ -142,7 +142,7 @@ export class RequestLog {
     let lost = 0
     for (const values of rows) {
       try {
-        await query(this.pool, sql`${INSERT}${rowValuesSharing([values], COLUMN_NAMES.length)}`)
+        await databaseOf(this.pool).run(sql`${INSERT}${rowValuesSharing([values], COLUMN_NAMES.length)}`)
       } catch {
         lost++
       }
@@ -228,7 +228,7 @@ async function batchLogged(pool: Pool, batchId: string): Promise<boolean> {
     await connection.query('SET SESSION wsrep_sync_wait = 1').catch((error: unknown) => {
       if ((error as { errno?: number }).errno !== ER_UNKNOWN_SYSTEM_VARIABLE) throw error
     })
-    const found = await query<unknown[]>(connection, sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
+    const found = await databaseOf(connection).rows<unknown>(sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
     return found.length > 0
   } finally {
     connection.destroy()
@@ -241,7 +241,7 @@ const INSERT_ATTEMPTS = 5
 async function insertOnce(pool: Pool, statement: Statement, batchId: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await query(pool, statement)
+      await databaseOf(pool).run(statement)
       return
     } catch (error) {
       if (attempt >= INSERT_ATTEMPTS || !(isDeadlock(error) || isDatabaseUnreachable(error))) throw error

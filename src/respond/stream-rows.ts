@@ -11,7 +11,8 @@
 //   While a batch is prepared no row is read, so the query waits, as it does for a slow socket.
 import type { Pool } from '../store/pool.js'
 import { rowsStreamedTotal } from '../metrics/service-metrics.js'
-import { RowSource } from '../store/row-source.js'
+import { StreamedRows } from '../store/row-source.js'
+import { Statement } from '../statement.js'
 import type { ResponseHeaders, ResponseSink } from './response-sink.js'
 
 /** Text is handed to the socket in chunks of about this size: fewer syscalls, bounded memory. */
@@ -47,7 +48,7 @@ export interface StreamRowsOptions {
 export async function streamRows(sink: ResponseSink, pool: Pool, options: StreamRowsOptions): Promise<void> {
   // Abort listeners hear only of an abort still to come: a reader that left while this request waited
   // (for a connection, for its $count) is known by `aborted` alone.
-  const source = await RowSource.open(pool, options, () => !sink.aborted)
+  const source = await StreamedRows.open(pool, new Statement(options.sql, options.values), () => !sink.aborted)
   if (!source) return
   try {
     // The reader gone ends the statement: heard by the abort listener, or seen by the loop as `aborted`

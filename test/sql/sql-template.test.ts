@@ -2,7 +2,7 @@
 // real database, so the text is SQL the server accepts and values of any content stay out of the text.
 import t from 'tap'
 import { Statement, column, id, idList, join, list, raw, rowValues, rowValuesSharing, sql } from '../../src/sql/sql-template.js'
-import { query } from '../../src/store/run-statement.js'
+import { databaseOf } from '../../src/store/database.js'
 import { createTestDatabase } from '../support/test-database.js'
 
 t.test('values become placeholders in text order; fragments splice in with their own values', async (t) => {
@@ -88,8 +88,7 @@ t.test('the server accepts the statements, and values of any content stay values
   t.teardown(() => database.drop())
   const pool = database.pool
   const table = 'sql template `test`'
-  await query(
-    pool,
+  await databaseOf(pool).run(
     sql`CREATE TABLE ${id(table)} (${id('k')} VARCHAR(20) PRIMARY KEY, ${id('n')} INT NOT NULL, ${id('s')} VARCHAR(40) NULL)`,
   )
   const hostile = "x'); DROP TABLE t; -- \\ `"
@@ -98,9 +97,8 @@ t.test('the server accepts the statements, and values of any content stay values
     ['b', 2, null],
     ['c', 3, 'three'],
   ]
-  await query(pool, sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValues(rows, 3)}`)
-  const read = await query<{ k: string; n: number; s: string | null }[]>(
-    pool,
+  await databaseOf(pool).run(sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValues(rows, 3)}`)
+  const read = await databaseOf(pool).rows<{ k: string; n: number; s: string | null }>(
     sql`SELECT ${idList(['k', 'n', 's'])} FROM ${id(table)} WHERE ${id('k')} IN (${list(['a', 'b', 'c'])}) AND ${id('n')} >= ${1} ORDER BY ${id('k')}`,
   )
   t.same(
@@ -112,9 +110,8 @@ t.test('the server accepts the statements, and values of any content stay values
     ['d', 4, hostile],
     ['e', 4, hostile],
   ]
-  await query(pool, sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValuesSharing(shared, 3)}`)
-  const again = await query<{ k: string; n: number; s: string | null }[]>(
-    pool,
+  await databaseOf(pool).run(sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValuesSharing(shared, 3)}`)
+  const again = await databaseOf(pool).rows<{ k: string; n: number; s: string | null }>(
     sql`SELECT ${idList(['k', 'n', 's'])} FROM ${id(table)} WHERE ${id('k')} IN (${list(['d', 'e'])}) ORDER BY ${id('k')}`,
   )
   t.same(

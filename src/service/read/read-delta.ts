@@ -29,7 +29,6 @@ import { expandingReadLimit } from './expanding-read-limit.js'
 import { deltaLink } from './next-link.js'
 import { pageSize } from './page-size.js'
 import { parseReadOptions } from './parsed-read-options.js'
-import { translateQueryError } from './query-errors.js'
 import { poolRunner, type QueryRunner } from './query-runner.js'
 import { EXPANSION_BATCH_ROWS, totalOrder } from './read-rows.js'
 import { loadExpansions, writeObject } from './row-object.js'
@@ -123,9 +122,7 @@ export async function readDelta(
       head,
       tail,
     })
-  await (shape.expansions.length === 0 ? stream() : expandingReadLimit(pool)(stream)).catch((error: unknown) => {
-    throw translateQueryError(error)
-  })
+  await (shape.expansions.length === 0 ? stream() : expandingReadLimit(pool)(stream))
 }
 
 /** Which of the keys name a row of the set now, whatever the filter. */

@@ -29,7 +29,6 @@ import { keysetCondition } from './keyset-condition.js'
 import { nextLink } from './next-link.js'
 import { pageSize } from './page-size.js'
 import { parseReadOptions } from './parsed-read-options.js'
-import { translateQueryError } from './query-errors.js'
 import { poolRunner } from './query-runner.js'
 import { loadExpansions, writeObject } from './row-object.js'
 import { buildRowShape } from './row-shape.js'
@@ -141,9 +140,7 @@ export async function readRows(
       tail,
       ...(pageLimited ? { rowLimit: paging.size! } : {}),
     })
-  await (shape.expansions.length === 0 ? stream() : expandingReadLimit(context.pool)(stream)).catch((error: unknown) => {
-    throw translateQueryError(error)
-  })
+  await (shape.expansions.length === 0 ? stream() : expandingReadLimit(context.pool)(stream))
 }
 
 function preferenceApplied(...applied: (string | undefined)[]): Record<string, string> {

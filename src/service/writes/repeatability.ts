@@ -16,7 +16,7 @@ import { ODataError } from '../../errors.js'
 import type { ResourcePath } from '../../odata/resource-path.js'
 import { sql, type Statement } from '../../sql/sql-template.js'
 import type { Pool } from '../../store/pool.js'
-import { query } from '../../store/run-statement.js'
+import { databaseOf } from '../../store/database.js'
 import { isDuplicateKey, type Transaction } from '../../store/transaction.js'
 import type { ServiceRequest } from '../service-request.js'
 import type { WriteResult } from './write-result.js'
@@ -98,7 +98,7 @@ type Queryable = Pick<Transaction, 'rows'> | Pool
 
 async function selectRows(source: Queryable, statement: Statement): Promise<StoredRow[]> {
   if ('rows' in source) return source.rows<StoredRow>(statement)
-  return query<StoredRow[]>(source, statement)
+  return databaseOf(source).rows<StoredRow>(statement)
 }
 
 /** Kept responses are answered for this long (decisions.md: 24 hours). */
@@ -155,8 +155,8 @@ export async function storeResponse(transaction: Transaction, key: Repeatability
 /** Stores a refused write's answer on its own (its transaction is gone); a concurrent copy's record wins. */
 export async function storeRefusal(pool: Pool, key: RepeatabilityKey, result: WriteResult): Promise<void> {
   try {
-    await query(pool, deleteExpired(key))
-    await query(pool, insertResponse(key, result))
+    await databaseOf(pool).run(deleteExpired(key))
+    await databaseOf(pool).run(insertResponse(key, result))
   } catch (error) {
     if (!isDuplicateKey(error)) throw error
   }
@@ -164,7 +164,7 @@ export async function storeRefusal(pool: Pool, key: RepeatabilityKey, result: Wr
 
 /** Drops responses older than the retention, a bounded number at a time. */
 export async function purgeExpiredResponses(pool: Pool): Promise<void> {
-  await query(pool, sql`DELETE FROM _repeatability WHERE created_at < ${RETAINED} ORDER BY created_at LIMIT 1000`)
+  await databaseOf(pool).run(sql`DELETE FROM _repeatability WHERE created_at < ${RETAINED} ORDER BY created_at LIMIT 1000`)
 }
 
 export function withAccepted(result: WriteResult): WriteResult {

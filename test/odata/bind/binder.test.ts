@@ -133,7 +133,7 @@ t.test('parameter aliases', async (t) => {
     context('$filter', 'InvalidFilter', { c: "'7'", d: '@c' }),
   )
   t.same(sql(bound, scope), {
-    sql: '(((t0.`Code` = ?) AND (CHAR_LENGTH(t0.`Code`) = ?)) AND ((t0.`Description` = ?) AND (CHAR_LENGTH(t0.`Description`) = ?)))',
+    text: '(((t0.`Code` = ?) AND (CHAR_LENGTH(t0.`Code`) = ?)) AND ((t0.`Description` = ?) AND (CHAR_LENGTH(t0.`Description`) = ?)))',
     parameters: ['7', 1, '7', 1],
   })
   const loop = refusal(() => filter('Catalog_Products', 'Code eq @a', context('$filter', 'InvalidFilter', { a: '@b', b: '@a' })))
