@@ -14,7 +14,6 @@ import { BoundProperty, QueryScope, type QueryableSource } from '../../odata/bin
 import { canonicalKey } from '../../respond/entity-writer.js'
 import { createMembersWriter, outputField } from '../../respond/object-writer.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
-import { streamRows } from '../../respond/stream-rows.js'
 import { entitySetSources } from '../../sql/entity-set-sources.js'
 import { QueryCompiler } from '../../sql/query-compiler.js'
 import { changedKeys, changeWatermark, purgedThrough } from '../../store/change-feed.js'
@@ -32,6 +31,7 @@ import { parseReadOptions } from './parsed-read-options.js'
 import { poolRunner, type QueryRunner } from './query-runner.js'
 import { EXPANSION_BATCH_ROWS, totalOrder } from './read-rows.js'
 import { loadExpansions, writeObject } from './row-object.js'
+import { streamQuery } from './stream-query.js'
 import { buildRowShape } from './row-shape.js'
 
 /** Options a delta takes: those its token is bound to, the format, and the token itself. */
@@ -110,9 +110,7 @@ export async function readDelta(
     return writeObject(shape, row, `"@id":${JSON.stringify(idOf(values))},`)
   }
   const stream = () =>
-    streamRows(sink, pool, {
-      sql: query.text,
-      values: query.parameters,
+    streamQuery(sink, pool, query, {
       writer:
         shape.expansions.length === 0
           ? { write }

@@ -17,7 +17,7 @@ import {
   type Range,
 } from '../../odata/bind/index.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
-import { streamRows, type RowWriter } from '../../respond/stream-rows.js'
+import type { RowWriter } from '../../respond/stream-rows.js'
 import { QueryCompiler } from '../../sql/query-compiler.js'
 import { jsonFormat, responseHeaders } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
@@ -31,6 +31,7 @@ import { pageSize } from './page-size.js'
 import { parseReadOptions } from './parsed-read-options.js'
 import { poolRunner } from './query-runner.js'
 import { loadExpansions, writeObject } from './row-object.js'
+import { streamQuery } from './stream-query.js'
 import { buildRowShape } from './row-shape.js'
 import { decodeSkipToken, encodeSkipToken } from './skip-token.js'
 
@@ -130,9 +131,7 @@ export async function readRows(
           batchSize: EXPANSION_BATCH_ROWS,
         }
   const stream = () =>
-    streamRows(sink, context.pool, {
-      sql: query.text,
-      values: query.parameters,
+    streamQuery(sink, context.pool, query, {
       writer,
       status: 200,
       headers: responseHeaders(format, preferenceApplied(paging.applied, tracking?.applied)),
