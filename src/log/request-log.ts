@@ -9,7 +9,8 @@
 import { requestLogFailuresTotal } from '../metrics/service-metrics.js'
 import type { ResolvedSettings } from '../model/model.js'
 import { isDatabaseUnreachable } from '../database-failures.js'
-import { idList, rowValuesSharing, sql, type Statement } from '../sql/sql-template.js'
+import { idList, sql, type Statement } from '../sql/sql-template.js'
+import { rowValuesSharing } from '../store/shared-row-values.js'
 import type { Pool } from '../store/pool.js'
 import { databaseOf } from '../store/database.js'
 import { isDeadlock, type Transaction } from '../store/transaction.js'
@@ -225,7 +226,7 @@ const ER_UNKNOWN_SYSTEM_VARIABLE = 1193
 async function batchLogged(pool: Pool, batchId: string): Promise<boolean> {
   const connection = await pool.getConnection()
   try {
-    await connection.query('SET SESSION wsrep_sync_wait = 1').catch((error: unknown) => {
+    await databaseOf(connection).run(sql`SET SESSION wsrep_sync_wait = 1`).catch((error: unknown) => {
       if ((error as { errno?: number }).errno !== ER_UNKNOWN_SYSTEM_VARIABLE) throw error
     })
     const found = await databaseOf(connection).rows<unknown>(sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)

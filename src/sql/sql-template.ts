@@ -7,10 +7,9 @@
 // A value interpolated into the template becomes a placeholder; a Statement is spliced in with its
 // own values; `raw` is text made by the service (never from a request). Statements that run per row of
 // a bulk write are built once per table (`id`/`idList` for the column list) and take their rows through
-// `rowValues`, which makes the VALUES list in one pass without a closure per row. One exception to "every
-// value a placeholder": `rowValuesSharing` writes a value that every row of a long statement repeats into
-// the text once, escaped by the driver's own escaper exactly as it would format the placeholder.
-import mysql from 'mysql2'
+// `rowValues`, which makes the VALUES list in one pass without a closure per row. The one exception to
+// "every value a placeholder" needs the driver's escaper and so lives with the driver, in src/store
+// (shared-row-values.ts).
 import { Statement } from '../statement.js'
 import { quoteIdentifier } from './quote-identifier.js'
 
@@ -95,37 +94,6 @@ export function rowValues(rows: readonly (readonly unknown[])[], width: number):
     const row = rows[r]!
     if (row.length !== width) throw new Error(`a row of ${row.length} values for ${width} columns`)
     for (let c = 0; c < width; c++) parameters[at++] = row[c]
-  }
-  return new Statement(group + `, ${group}`.repeat(rows.length - 1), parameters)
-}
-
-/** The pool's formatting of a value (src/store/pool.ts: dates in UTC), as the driver writes a placeholder. */
-function escapeLikeDriver(value: unknown): string {
-  return mysql.escape(value as Parameters<typeof mysql.escape>[0], false, 'Z')
-}
-
-/**
- * As `rowValues`, but a column whose value is the same (`===`) in every row is written into the text once,
- * escaped, instead of as a placeholder per row. A batch's request-log entries share their time, subject,
- * profile, duration and batch id: the driver then formats a few values per row instead of eleven.
- */
-export function rowValuesSharing(rows: readonly (readonly unknown[])[], width: number): Statement {
-  if (rows.length === 0 || width === 0) throw new Error('an empty VALUES list')
-  const first = rows[0]!
-  const shared: boolean[] = []
-  for (let c = 0; c < width; c++) {
-    let same = true
-    for (let r = 1; r < rows.length && same; r++) same = rows[r]![c] === first[c]
-    shared.push(same)
-  }
-  let group = '('
-  for (let c = 0; c < width; c++) group += (c === 0 ? '' : ', ') + (shared[c] ? escapeLikeDriver(first[c]) : '?')
-  group += ')'
-  const parameters: unknown[] = []
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!
-    if (row.length !== width) throw new Error(`a row of ${row.length} values for ${width} columns`)
-    for (let c = 0; c < width; c++) if (!shared[c]) parameters.push(row[c])
   }
   return new Statement(group + `, ${group}`.repeat(rows.length - 1), parameters)
 }

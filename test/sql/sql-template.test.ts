@@ -1,7 +1,8 @@
 // The SQL builder: the exact text and parameters of each helper, then the statements run against the
 // real database, so the text is SQL the server accepts and values of any content stay out of the text.
 import t from 'tap'
-import { Statement, column, id, idList, join, list, raw, rowValues, rowValuesSharing, sql } from '../../src/sql/sql-template.js'
+import { Statement, column, id, idList, join, list, raw, rowValues, sql } from '../../src/sql/sql-template.js'
+import { rowValuesSharing } from '../../src/store/shared-row-values.js'
 import { databaseOf } from '../../src/store/database.js'
 import { createTestDatabase } from '../support/test-database.js'
 
