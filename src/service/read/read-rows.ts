@@ -28,7 +28,7 @@ import { expandingReadLimit } from './expanding-read-limit.js'
 import { keysetCondition } from './keyset-condition.js'
 import { nextLink } from './next-link.js'
 import { pageSize } from './page-size.js'
-import { parseReadOptions } from './parsed-read-options.js'
+import { type ParsedReadOptions, parseReadOptions } from './parsed-read-options.js'
 import { poolRunner } from './query-runner.js'
 import { loadExpansions, writeObject } from './row-object.js'
 import { streamQuery } from './stream-query.js'
@@ -49,6 +49,8 @@ export interface RowsTarget {
   readonly conditions: (root: Range) => readonly BoundExpression[]
   /** What a paging token must have been issued for, when the context name does not say it all (a function call's parameters). */
   readonly fingerprint?: string
+  /** The request's query options, when the caller had to parse them to make `base` (a virtual table's call). */
+  readonly options?: ParsedReadOptions
 }
 
 /** A first read under `Prefer: odata.track-changes` (docs/change-tracking.md). */
@@ -68,7 +70,7 @@ export async function readRows(
   target: RowsTarget,
   tracking?: RowsTracking,
 ): Promise<void> {
-  const parsed = parseReadOptions(request, 'collection')
+  const parsed = target.options ?? parseReadOptions(request, 'collection')
   const format = jsonFormat(request)
   const bound = bindRead(context, request, parsed, target.base, target.conditions)
   const { source, scope } = bound
