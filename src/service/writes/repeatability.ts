@@ -16,7 +16,7 @@ import { ODataError } from '../../errors.js'
 import type { ResourcePath } from '../../odata/resource-path.js'
 import { sql, type Statement } from '../../sql/sql-template.js'
 import type { Pool } from '../../store/pool.js'
-import { databaseOf } from '../../store/database.js'
+import { type Database, databaseOf } from '../../store/database.js'
 import { isDuplicateKey, type Transaction } from '../../store/transaction.js'
 import type { ServiceRequest } from '../service-request.js'
 import type { WriteResult } from './write-result.js'
@@ -93,21 +93,12 @@ interface StoredRow {
   readonly body: Buffer
 }
 
-/** Something to run a query on: the pool (outside a transaction) or a transaction. */
-type Queryable = Pick<Transaction, 'rows'> | Pool
-
-async function selectRows(source: Queryable, statement: Statement): Promise<StoredRow[]> {
-  if ('rows' in source) return source.rows<StoredRow>(statement)
-  return databaseOf(source).rows<StoredRow>(statement)
-}
-
 /** Kept responses are answered for this long (decisions.md: 24 hours). */
 const RETAINED = sql`UTC_TIMESTAMP() - INTERVAL ${RETENTION_HOURS} HOUR`
 
 /** The stored response of this (subject, id) if one is kept, ready to replay; `400` when it was another request. */
-export async function storedResponse(source: Queryable, key: RepeatabilityKey): Promise<WriteResult | undefined> {
-  const [row] = await selectRows(
-    source,
+export async function storedResponse(source: Database, key: RepeatabilityKey): Promise<WriteResult | undefined> {
+  const [row] = await source.rows<StoredRow>(
     sql`SELECT status, headers, body FROM _repeatability WHERE subject = ${key.subject} AND request_id = ${key.requestId} AND created_at >= ${RETAINED}`,
   )
   if (!row) return undefined
