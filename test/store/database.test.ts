@@ -6,24 +6,14 @@ import t, { type Test } from 'tap'
 import { ODataError } from '../../src/errors.js'
 import { id, rowValues, sql } from '../../src/sql/sql-template.js'
 import { type Database, databaseOf } from '../../src/store/database.js'
-import type { RowSource } from '../../src/store/row-source.js'
 import { runInTransaction } from '../../src/store/transaction.js'
+import { readAllRows } from '../support/read-all-rows.js'
 import { createTestDatabase } from '../support/test-database.js'
 
 const db = await createTestDatabase('store_database')
 t.teardown(() => db.drop())
 const pool = databaseOf(db.pool)
 await pool.run(sql`CREATE TABLE ${id('n')} (${id('i')} INT NOT NULL PRIMARY KEY, ${id('name')} VARCHAR(20) NOT NULL)`)
-
-async function readAll(source: RowSource): Promise<unknown[][]> {
-  const rows: unknown[][] = []
-  for (;;) {
-    const row = source.read()
-    if (row !== null) rows.push(row)
-    else if (source.ended) return rows
-    else await source.wait()
-  }
-}
 
 async function sameAnswers(t: Test, database: Database, label: string) {
   const select = sql`SELECT ${id('i')}, ${id('name')} FROM ${id('n')} WHERE ${id('i')} < ${3} ORDER BY ${id('i')}`
@@ -37,7 +27,7 @@ async function sameAnswers(t: Test, database: Database, label: string) {
   t.same(await database.rows(select, { prepared: true }), objects, `${label}: rows, prepared`)
   t.same(await database.arrays(select), arrays, `${label}: arrays`)
   t.same(await database.arrays(select, { prepared: true }), arrays, `${label}: arrays, prepared`)
-  t.same(await readAll((await database.open(select))!), arrays, `${label}: an opened row source`)
+  t.same(await readAllRows((await database.open(select))!), arrays, `${label}: an opened row source`)
 }
 
 t.test('the pool and a transaction answer a statement alike', async (t) => {
@@ -77,7 +67,7 @@ t.test("a read's value error is the client's 400 on every path; a write's error 
   t.ok(await refused(pool.rows(overflow)), 'rows')
   t.ok(await refused(pool.arrays(overflow)), 'arrays')
   const source = (await pool.open(overflow))!
-  t.ok(await refused(readAll(source)), 'an opened row source')
+  t.ok(await refused(readAllRows(source)), 'an opened row source')
   source.discard()
   source.close()
   await runInTransaction(db.pool, async (transaction) => t.ok(await refused(transaction.arrays(overflow)), 'in a transaction'))

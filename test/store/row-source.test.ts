@@ -4,8 +4,9 @@
 import t from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { id, raw, rowValues, sql } from '../../src/sql/sql-template.js'
-import { type RowSource, streamStatistics } from '../../src/store/row-source.js'
+import { streamStatistics } from '../../src/store/row-source.js'
 import { databaseOf } from '../../src/store/database.js'
+import { readAllRows } from '../support/read-all-rows.js'
 import { createTestDatabase } from '../support/test-database.js'
 
 const database = await createTestDatabase('store_row_source')
@@ -39,16 +40,6 @@ async function threadAlive(thread: number): Promise<boolean> {
   return rows.length > 0
 }
 
-async function readAll(source: RowSource): Promise<unknown[][]> {
-  const rows: unknown[][] = []
-  for (;;) {
-    const row = source.read()
-    if (row !== null) rows.push(row)
-    else if (source.ended) return rows
-    else await source.wait()
-  }
-}
-
 t.test('a reader that stops reading stalls the statement; closing with rows unread stops it and destroys the connection', async (t) => {
   const marker = 'row-source test: given up'
   const pulledBefore = streamStatistics.rowsPulled
@@ -79,7 +70,7 @@ t.test('a result read to its end gives its connection back alive', async (t) => 
   const marker = 'row-source test: read whole'
   const small = sql`SELECT ${id('i')} FROM ${id('n')} WHERE ${id('i')} < ${5} ORDER BY ${id('i')} /* ${raw(marker)} */`
   const source = (await databaseOf(pool).open(small))!
-  const rows = await readAll(source)
+  const rows = await readAllRows(source)
   t.same(
     rows.map((r) => r[0]),
     [0, 1, 2, 3, 4],
@@ -102,7 +93,7 @@ t.test('a reader gone while a connection was awaited starts no statement', async
 t.test('a failing statement throws at read, and its connection is not given back', async (t) => {
   const bad = sql`SELECT ${id('missing')} FROM ${id('n')}`
   const source = (await databaseOf(pool).open(bad))!
-  await t.rejects(readAll(source), /missing/)
+  await t.rejects(readAllRows(source), /missing/)
   source.discard()
   source.close()
 })
