@@ -405,7 +405,7 @@ export class QueryCompiler {
    * SELECT (strict mode only refuses it in writes), so `$filter=Quantity div 0 gt 1` would be an empty
    * set; OData makes it an error. The zero branch overflows BIGINT UNSIGNED (error 1690, on MySQL 8 and
    * MariaDB alike), and only for a row whose divisor is zero: the operand depends on the row, so it is
-   * not folded ahead. `~` marks the failure as this one (OData has no `~`; query-errors.ts reads it).
+   * not folded ahead. `~` marks the failure as this one (OData has no `~`; src/store/query-errors.ts reads it).
    */
   private divisor(expression: BoundExpression): void {
     if (expression.kind === 'BoundLiteral' && (typeof expression.value === 'number' || typeof expression.value === 'string')) {
