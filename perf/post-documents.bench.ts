@@ -18,6 +18,7 @@ import { runInTransaction } from '../src/store/transaction.js'
 import { unpostDocument } from '../src/posting/post-document.js'
 import { prepareBenchDatabase } from './support/bench-database.js'
 import { printResult } from './support/report.js'
+import { Statement } from '../src/statement.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8)
@@ -336,8 +337,8 @@ async function cleanUp(pool: Pool, serviceModel: ServiceModel): Promise<void> {
     for (const { Ref_Key: key } of rows as { Ref_Key: string }[]) {
       await runInTransaction(pool, async (transaction) => {
         await unpostDocument(transaction, serviceModel, set, key)
-        await transaction.run(`DELETE FROM ${q(goods.table)} WHERE Ref_Key = ?`, [key])
-        await transaction.run(`DELETE FROM ${q(set.table)} WHERE Ref_Key = ?`, [key])
+        await transaction.run(new Statement(`DELETE FROM ${q(goods.table)} WHERE Ref_Key = ?`, [key]))
+        await transaction.run(new Statement(`DELETE FROM ${q(set.table)} WHERE Ref_Key = ?`, [key]))
       })
     }
   }

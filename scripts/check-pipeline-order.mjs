@@ -4,7 +4,8 @@
 //   node scripts/check-pipeline-order.mjs [--root <repository>] [--config <file>]
 //
 // Exits 1 listing every import against the order, 0 otherwise. Imports are read by TypeScript's own
-// pre-processor (static, `import type`, re-exports and dynamic `import()`); packages are not stages.
+// pre-processor (static, `import type`, re-exports and dynamic `import()`); packages are not stages, but a
+// package the config's `packages` names may be imported only by the stages it lists.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, normalize, relative, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -17,7 +18,7 @@ const option = (name, fallback) => {
 }
 const root = option('--root', resolve(dirname(fileURLToPath(import.meta.url)), '..'))
 const configFile = option('--config', join(root, 'pipeline-order.config.mjs'))
-const { stages, exceptions = [] } = await import(pathToFileURL(configFile).href)
+const { stages, exceptions = [], packages = {} } = await import(pathToFileURL(configFile).href)
 
 const rowOf = new Map()
 for (const [index, row] of stages.entries()) {
@@ -55,7 +56,13 @@ for (const file of files) {
   }
   const { importedFiles } = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true)
   for (const { fileName } of importedFiles) {
-    if (!fileName.startsWith('.')) continue
+    if (!fileName.startsWith('.')) {
+      const name = fileName.startsWith('@') ? fileName.split('/').slice(0, 2).join('/') : fileName.split('/')[0]
+      const allowed = packages[name]
+      if (allowed !== undefined && !allowed.includes(from))
+        problems.push(`${file} imports ${fileName}: only ${allowed.map((s) => `"${s}"`).join(', ')} may import ${name}`)
+      continue
+    }
     imports++
     const target = posix(normalize(join(dirname(file), fileName))).replace(/\.js$/, '.ts')
     if (!target.startsWith('src/')) {

@@ -73,6 +73,28 @@ t.test('an import between neighbours of one row, a dynamic import upward and an 
   t.match(result.stderr, /src\/gadgets\/thing\.ts: its stage "gadgets" is not in the order table/)
 })
 
+t.test('the database driver is imported by src/store alone: anywhere else fails the check', async (t) => {
+  const driverInStore = {
+    ...downward,
+    'src/store/pool.ts': "import mysql from 'mysql2/promise'\nexport const pool = mysql\n",
+    'src/store/row-source.ts': "import type { Query } from 'mysql2'\nexport type Rows = Query\n",
+  }
+  const allowed = tree(driverInStore)
+  t.teardown(() => rmSync(allowed, { recursive: true, force: true }))
+  const passing = check(allowed)
+  t.equal(passing.status, 0, passing.stderr)
+  const root = tree({
+    ...driverInStore,
+    'src/service/read-entity.ts': "import type { Pool } from 'mysql2/promise'\nexport type Reader = Pool\n",
+    'src/sql/sql-template.ts': "import mysql from 'mysql2'\nexport const escape = mysql.escape\n",
+  })
+  t.teardown(() => rmSync(root, { recursive: true, force: true }))
+  const result = check(root)
+  t.equal(result.status, 1)
+  t.match(result.stderr, /src\/service\/read-entity\.ts imports mysql2\/promise: only "store" may import mysql2/)
+  t.match(result.stderr, /src\/sql\/sql-template\.ts imports mysql2: only "store" may import mysql2/)
+})
+
 t.test('make test runs the check before the suite', async (t) => {
   const makefile = execFileSync('make', ['-n', 'test'], { encoding: 'utf8', env: { ...process.env, MAKEFLAGS: '' } })
   const checkAt = makefile.indexOf('check-pipeline-order.mjs')

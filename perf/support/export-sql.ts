@@ -13,5 +13,5 @@ export function exportSelectSql(model: ServiceModel, set: string): string {
     columns: source.columns.map((column) => ({ expression: BoundProperty.create(scope.root, column) })),
     where: [],
     orderBy: source.rowKey.map((column) => ({ expression: BoundProperty.create(scope.root, column), descending: false })),
-  }).sql
+  }).text
 }

@@ -4,7 +4,7 @@
 import type { ServiceModel } from '../model/model.js'
 import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
-import { query } from '../store/run-statement.js'
+import { databaseOf } from '../store/database.js'
 
 export interface RateCounter {
   readonly subject: string
@@ -18,8 +18,12 @@ export interface RateCounter {
 
 export async function readRateCounters(pool: Pool, model: ServiceModel, nowMs = Date.now()): Promise<RateCounter[]> {
   const nowSeconds = Math.floor(nowMs / 1000)
-  const rows = await query<{ subject: string; rule_index: number; window_start: number | string; operations: number | string }[]>(
-    pool,
+  const rows = await databaseOf(pool).rows<{
+    subject: string
+    rule_index: number
+    window_start: number | string
+    operations: number | string
+  }>(
     sql`SELECT \`subject\`, \`rule_index\`, \`window_start\`, \`operations\` FROM \`_rate_counters\` WHERE \`window_start\` > ${nowSeconds - 86_400}`,
   )
   const counters: RateCounter[] = []

@@ -15,7 +15,7 @@ import { rateLimitRefusalsTotal } from '../metrics/service-metrics.js'
 import type { SubjectModel } from '../model/model.js'
 import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
-import { query } from '../store/run-statement.js'
+import { databaseOf } from '../store/database.js'
 import { runInTransaction } from '../store/transaction.js'
 
 export interface RateDecision {
@@ -164,10 +164,9 @@ export class RateLimiter {
     // Old windows are of no use to anyone: drop them now and then, cheaply, outside the transaction.
     const nowSeconds = Math.floor(Date.now() / 1000)
     if (nowSeconds % 60 === 0) {
-      await query(
-        this.pool,
-        sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`window_start\` < ${nowSeconds - 86_400}`,
-      ).catch(() => undefined)
+      await databaseOf(this.pool)
+        .run(sql`DELETE FROM \`_rate_counters\` WHERE \`subject\` = ${subjectName} AND \`window_start\` < ${nowSeconds - 86_400}`)
+        .catch(() => undefined)
     }
     return taken
   }

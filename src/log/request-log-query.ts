@@ -2,7 +2,7 @@
 // filtered by status (a code, or a class such as `4xx`), subject and batch id (`Пакет`), a page at a time.
 import { raw, sql, join } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
-import { query } from '../store/run-statement.js'
+import { databaseOf } from '../store/database.js'
 
 export interface RequestLogFilter {
   /** `404`, or a class: `4xx`. */
@@ -50,11 +50,12 @@ export async function readRequestLog(pool: Pool, filter: RequestLogFilter): Prom
   if (filter.batchId) conditions.push(sql`\`Пакет\` = ${filter.batchId}`)
   const where = join(conditions, ' AND ')
   const offset = (filter.page - 1) * filter.pageSize
-  const rows = await query<Record<string, unknown>[]>(
-    pool,
+  const rows = await databaseOf(pool).rows<Record<string, unknown>>(
     sql`SELECT \`id\`, \`at\`, \`subject\`, \`profile\`, \`method\`, \`url\`, \`status\`, \`duration_ms\`, \`operations\`, \`content_id\`, \`error_code\`, \`Пакет\` AS batch_id FROM \`request_log\` WHERE ${where} ORDER BY \`id\` DESC LIMIT ${raw(String(filter.pageSize))} OFFSET ${raw(String(offset))}`,
   )
-  const [{ total }] = await query<{ total: number | string }[]>(pool, sql`SELECT COUNT(*) AS total FROM \`request_log\` WHERE ${where}`)
+  const [{ total }] = await databaseOf(pool).rows<{ total: number | string }>(
+    sql`SELECT COUNT(*) AS total FROM \`request_log\` WHERE ${where}`,
+  )
   return {
     entries: rows.map((row) => ({
       id: Number(row.id),

@@ -10,7 +10,7 @@
 // without waiting), rather than delete the same rows side by side and wait for each other's locks.
 import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
-import { query } from '../store/run-statement.js'
+import { databaseOf } from '../store/database.js'
 import { logger } from './logger.js'
 
 export interface RetentionPolicy {
@@ -43,7 +43,7 @@ export async function pruneRequestLog(
 ): Promise<PruneResult | undefined> {
   const connection = await pool.getConnection()
   try {
-    const [locked] = await query<{ got: number | null }[]>(connection, sql`SELECT GET_LOCK(${LOCK_NAME}, 0) AS got`)
+    const [locked] = await databaseOf(connection).rows<{ got: number | null }>(sql`SELECT GET_LOCK(${LOCK_NAME}, 0) AS got`)
     if (locked?.got !== 1) return undefined
     try {
       // The newest id to remove, by each rule: ids grow with time, so a rule is a bound on the id.
@@ -51,15 +51,13 @@ export async function pruneRequestLog(
       if (policy.keepDays !== undefined) {
         const before = new Date(Date.now() - policy.keepDays * 86_400_000)
         // The index on `at` read backwards from the bound: one row, whatever the log's size.
-        const [row] = await query<{ id: number }[]>(
-          connection,
+        const [row] = await databaseOf(connection).rows<{ id: number }>(
           sql`SELECT id FROM request_log WHERE at < ${before} ORDER BY at DESC LIMIT 1`,
         )
         upTo = Math.max(upTo, Number(row?.id ?? 0))
       }
       if (policy.keepRows !== undefined) {
-        const [row] = await query<{ id: number }[]>(
-          connection,
+        const [row] = await databaseOf(connection).rows<{ id: number }>(
           sql`SELECT id FROM request_log ORDER BY id DESC LIMIT 1 OFFSET ${policy.keepRows}`,
         )
         upTo = Math.max(upTo, Number(row?.id ?? 0))
@@ -67,10 +65,7 @@ export async function pruneRequestLog(
       let removed = 0
       let chunks = 0
       while (upTo > 0) {
-        const result = await query<{ affectedRows: number }>(
-          connection,
-          sql`DELETE FROM request_log WHERE id <= ${upTo} ORDER BY id LIMIT ${chunkRows}`,
-        )
+        const result = await databaseOf(connection).run(sql`DELETE FROM request_log WHERE id <= ${upTo} ORDER BY id LIMIT ${chunkRows}`)
         chunks++
         removed += result.affectedRows
         if (result.affectedRows < chunkRows) break
@@ -78,7 +73,7 @@ export async function pruneRequestLog(
       }
       return { removed, chunks }
     } finally {
-      await query(connection, sql`SELECT RELEASE_LOCK(${LOCK_NAME})`)
+      await databaseOf(connection).run(sql`SELECT RELEASE_LOCK(${LOCK_NAME})`)
     }
   } finally {
     connection.release()

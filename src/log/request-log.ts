@@ -9,9 +9,10 @@
 import { requestLogFailuresTotal } from '../metrics/service-metrics.js'
 import type { ResolvedSettings } from '../model/model.js'
 import { isDatabaseUnreachable } from '../database-failures.js'
-import { idList, rowValuesSharing, sql, type SqlFragment } from '../sql/sql-template.js'
+import { idList, sql, type Statement } from '../sql/sql-template.js'
+import { rowValuesSharing } from '../store/shared-row-values.js'
 import type { Pool } from '../store/pool.js'
-import { query } from '../store/run-statement.js'
+import { databaseOf } from '../store/database.js'
 import { isDeadlock, type Transaction } from '../store/transaction.js'
 import { logger } from './logger.js'
 import { logContentId, logErrorCode, logMethod, logName, logUrl } from './log-entry-fields.js'
@@ -126,7 +127,7 @@ export class RequestLog {
     try {
       // Single requests' entries share most of their columns too (subject, profile, method, status, the empty ones):
       // each shared value is written once, and the driver formats the rest (time, URL, duration) per row.
-      await query(this.pool, sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`)
+      await databaseOf(this.pool).run(sql`${INSERT}${rowValuesSharing(rows, COLUMN_NAMES.length)}`)
     } catch (error) {
       // The log is an audit trail: one entry the server refuses must not take the others with it. Entry by
       // entry, so only what still fails is lost; not when the server is gone, where every entry would fail.
@@ -142,7 +143,7 @@ export class RequestLog {
     let lost = 0
     for (const values of rows) {
       try {
-        await query(this.pool, sql`${INSERT}${rowValuesSharing([values], COLUMN_NAMES.length)}`)
+        await databaseOf(this.pool).run(sql`${INSERT}${rowValuesSharing([values], COLUMN_NAMES.length)}`)
       } catch {
         lost++
       }
@@ -190,7 +191,7 @@ export class RequestLog {
   }
 
   /** One multi-row INSERT of a batch's entries, the values they share written once. */
-  private batchInsert(entries: readonly RequestLogEntry[]): SqlFragment {
+  private batchInsert(entries: readonly RequestLogEntry[]): Statement {
     // A batch's operations mostly share a few URLs: each is redacted once.
     const redacted = new Map<string, string>()
     const secrets = this.secrets
@@ -225,10 +226,10 @@ const ER_UNKNOWN_SYSTEM_VARIABLE = 1193
 async function batchLogged(pool: Pool, batchId: string): Promise<boolean> {
   const connection = await pool.getConnection()
   try {
-    await connection.query('SET SESSION wsrep_sync_wait = 1').catch((error: unknown) => {
+    await databaseOf(connection).run(sql`SET SESSION wsrep_sync_wait = 1`).catch((error: unknown) => {
       if ((error as { errno?: number }).errno !== ER_UNKNOWN_SYSTEM_VARIABLE) throw error
     })
-    const found = await query<unknown[]>(connection, sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
+    const found = await databaseOf(connection).rows<unknown>(sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
     return found.length > 0
   } finally {
     connection.destroy()
@@ -238,10 +239,10 @@ async function batchLogged(pool: Pool, batchId: string): Promise<boolean> {
 /** How many times a batch's entries are sent at most (a deadlock or lost certification rolls the statement back whole). */
 const INSERT_ATTEMPTS = 5
 
-async function insertOnce(pool: Pool, statement: SqlFragment, batchId: string): Promise<void> {
+async function insertOnce(pool: Pool, statement: Statement, batchId: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await query(pool, statement)
+      await databaseOf(pool).run(statement)
       return
     } catch (error) {
       if (attempt >= INSERT_ATTEMPTS || !(isDeadlock(error) || isDatabaseUnreachable(error))) throw error

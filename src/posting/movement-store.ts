@@ -13,7 +13,7 @@
 // only by additive upserts, which serialise on their row locks.
 import { ODataError } from '../errors.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../model/model.js'
-import { id, idList, join, rowValues, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, idList, join, rowValues, sql, type Statement } from '../sql/sql-template.js'
 import { recordChanges, recordRows } from '../store/change-record.js'
 import { registerTotals } from '../store/totals.js'
 import { isDuplicateKey, type Transaction } from '../store/transaction.js'
@@ -54,9 +54,9 @@ async function registersWithMovements(
 }
 
 /** `INSERT INTO t (columns) VALUES `, made once per table and column list. */
-const insertHeads = new WeakMap<EntitySetModel, WeakMap<readonly PropertyModel[], SqlFragment>>()
+const insertHeads = new WeakMap<EntitySetModel, WeakMap<readonly PropertyModel[], Statement>>()
 
-function insertHead(register: RegisterMovements): SqlFragment {
+function insertHead(register: RegisterMovements): Statement {
   let byColumns = insertHeads.get(register.recordTypeSet)
   if (!byColumns) insertHeads.set(register.recordTypeSet, (byColumns = new WeakMap()))
   let head = byColumns.get(register.columns)
@@ -94,7 +94,7 @@ export async function removeMovements(
 ): Promise<void> {
   for (const set of await registersWithMovements(transaction, recordTypeSets, recorder)) {
     const totals = registerTotals(model, registerSetOf(model, set))
-    if (totals) await transaction.run(totals.subtract.sql, totals.subtract.values(recorder.key, recorder.type))
+    if (totals) await transaction.run(totals.subtract(recorder.key, recorder.type))
     // The removed lines go to the change record: a delta shows each as removed unless it is written again.
     const keyColumns = set.key.map((k) => k.column)
     const removed = await transaction.arrays(sql`SELECT ${idList(keyColumns)} FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}`)
@@ -127,7 +127,7 @@ export async function insertMovements(
       throw error
     }
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
-    if (totals) await transaction.run(totals.add.sql, totals.add.values(recorder.key, recorder.type))
+    if (totals) await transaction.run(totals.add(recorder.key, recorder.type))
   }
 }
 
@@ -171,6 +171,6 @@ export async function insertMovementsOfNewRecorders(
       throw error
     }
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
-    if (totals) await transaction.run(totals.addMany.sql, totals.addMany.values(recorderKeys, recorderType))
+    if (totals) await transaction.run(totals.addMany(recorderKeys, recorderType))
   }
 }

@@ -1,4 +1,4 @@
-// Rows of a statement (src/store/row-source.ts) → JSON text → the response, with backpressure both ways:
+// Rows of an opened row source (src/store/row-source.ts) → JSON text → the response, with backpressure both ways:
 // no row is read while the socket is full, so the row source's stream fills and the query waits, and
 // memory holds a few chunks whatever the result size. A client that goes away stops the statement
 // (the row source kills it and destroys its connection), and no more rows are read.
@@ -9,9 +9,8 @@
 // - a writer with `prepareBatch`: rows are taken in batches of `batchSize`, the batch is prepared (the
 //   expanded entities of those rows are read, src/service/read/expansion.ts) and then written.
 //   While a batch is prepared no row is read, so the query waits, as it does for a slow socket.
-import type { Pool } from '../store/pool.js'
 import { rowsStreamedTotal } from '../metrics/service-metrics.js'
-import { RowSource } from '../store/row-source.js'
+import type { RowSource } from '../store/row-source.js'
 import type { ResponseHeaders, ResponseSink } from './response-sink.js'
 
 /** Text is handed to the socket in chunks of about this size: fewer syscalls, bounded memory. */
@@ -32,8 +31,6 @@ export interface RowWriter {
 }
 
 export interface StreamRowsOptions {
-  readonly sql: string
-  readonly values: readonly unknown[]
   readonly writer: RowWriter
   readonly status: number
   readonly headers: ResponseHeaders
@@ -44,11 +41,12 @@ export interface StreamRowsOptions {
   readonly rowLimit?: number
 }
 
-export async function streamRows(sink: ResponseSink, pool: Pool, options: StreamRowsOptions): Promise<void> {
-  // Abort listeners hear only of an abort still to come: a reader that left while this request waited
-  // (for a connection, for its $count) is known by `aborted` alone.
-  const source = await RowSource.open(pool, options, () => !sink.aborted)
-  if (!source) return
+/**
+ * Writes the rows of `source` (opened by the caller, with `wanted` = `() => !sink.aborted`: abort listeners
+ * hear only of an abort still to come, so a reader that left while the request waited for a connection or
+ * its $count is known by `aborted` alone) and closes it, whatever happens.
+ */
+export async function streamRows(sink: ResponseSink, source: RowSource, options: StreamRowsOptions): Promise<void> {
   try {
     // The reader gone ends the statement: heard by the abort listener, or seen by the loop as `aborted`
     // (a batch's operations share their client's `aborted` but hear of no abort).

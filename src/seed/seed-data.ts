@@ -18,7 +18,7 @@ import { computeMovements, defaultValue, postingPlan, type EntityValues } from '
 import { BulkWriter } from '../store/bulk-writer.js'
 import { id, sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
-import { query } from '../store/run-statement.js'
+import { databaseOf } from '../store/database.js'
 import { recomputeTotals } from '../store/totals-rebuild.js'
 import { Random, ZipfSampler } from './random.js'
 import { StockLedger } from './stock-ledger.js'
@@ -81,7 +81,9 @@ function numbered(n: number, length: number): string {
 }
 
 export async function readSeedMarker(pool: Pool): Promise<{ scale: number; version: number } | undefined> {
-  const [row] = await query<{ value: string }[]>(pool, sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${SEED_MARKER}`)
+  const [row] = await databaseOf(pool).rows<{ value: string }>(
+    sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${SEED_MARKER}`,
+  )
   return row ? (JSON.parse(row.value) as { scale: number; version: number }) : undefined
 }
 
@@ -429,7 +431,9 @@ export async function seedDemoData(
     await writer.flushAll()
     progress.written?.(documentsDone)
     const value: SeedProgressRecord = { scale: options.scale, version: GENERATOR_VERSION, stage, documentsDone }
-    await query(pool, sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${SEED_PROGRESS_MARKER}, ${JSON.stringify(value)})`)
+    await databaseOf(pool).run(
+      sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${SEED_PROGRESS_MARKER}, ${JSON.stringify(value)})`,
+    )
     // Every row made so far is written and recorded: what comes next was never written.
     writer.ignoringDuplicates = false
   }
@@ -454,11 +458,10 @@ export async function seedDemoData(
   if (stage !== 'totals') await record('totals', documents)
   writer.skipping = false
   await recomputeTotals(pool, model)
-  await query(
-    pool,
+  await databaseOf(pool).run(
     sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${SEED_MARKER}, ${JSON.stringify({ scale: options.scale, version: GENERATOR_VERSION })})`,
   )
-  await query(pool, sql`DELETE FROM \`_service_state\` WHERE \`name\` = ${SEED_PROGRESS_MARKER}`)
+  await databaseOf(pool).run(sql`DELETE FROM \`_service_state\` WHERE \`name\` = ${SEED_PROGRESS_MARKER}`)
   return {
     seeded: true,
     documents,
@@ -468,8 +471,7 @@ export async function seedDemoData(
 }
 
 async function readSeedProgress(pool: Pool): Promise<SeedProgressRecord | undefined> {
-  const [row] = await query<{ value: string }[]>(
-    pool,
+  const [row] = await databaseOf(pool).rows<{ value: string }>(
     sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${SEED_PROGRESS_MARKER}`,
   )
   return row ? (JSON.parse(row.value) as SeedProgressRecord) : undefined
@@ -483,7 +485,7 @@ async function clearSeededTables(pool: Pool, model: ServiceModel): Promise<void>
     if ((source.type === 'accumulationRegister' && source.totalsTable) || source.type === 'accountingRegister')
       tables.add(source.totalsTable!)
   }
-  for (const table of tables) await query(pool, sql`DELETE FROM ${id(table)}`)
+  for (const table of tables) await databaseOf(pool).run(sql`DELETE FROM ${id(table)}`)
 }
 
 export type { AttributeConfig }

@@ -17,7 +17,7 @@ import { ConfigurationError, type ConfigurationProblem, settingsProblems } from 
 import type { ResolvedSettings } from '../model/model.js'
 import { sql } from '../sql/sql-template.js'
 import type { Pool } from '../store/pool.js'
-import { query } from '../store/run-statement.js'
+import { databaseOf } from '../store/database.js'
 import { runInTransaction } from '../store/transaction.js'
 
 export type SettingName = keyof ResolvedSettings
@@ -109,7 +109,7 @@ export class LiveSettings {
 
   /** Reads the administrator's values from MySQL (at start, and when refreshing). */
   async load(pool: Pool): Promise<void> {
-    const rows = await query<{ name: string; value: string }[]>(pool, sql`SELECT \`name\`, \`value\` FROM \`_settings\``)
+    const rows = await databaseOf(pool).rows<{ name: string; value: string }>(sql`SELECT \`name\`, \`value\` FROM \`_settings\``)
     this.administrator = storedValues(rows)
     this.value = this.merge()
   }

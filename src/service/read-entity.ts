@@ -8,9 +8,8 @@ import type { KeyValues } from '../odata/resource-path.js'
 import type { ResponseSink } from '../respond/response-sink.js'
 import { entitySetSources } from '../sql/entity-set-sources.js'
 import { QueryCompiler } from '../sql/query-compiler.js'
-import { id, idList, join, sql, type SqlFragment } from '../sql/sql-template.js'
-import { sqlValues } from '../store/pool.js'
-import { execute } from '../store/run-statement.js'
+import { id, idList, join, sql, Statement } from '../sql/sql-template.js'
+import { databaseOf } from '../store/database.js'
 import { authorizeRead } from './authorize.js'
 import { bindRead } from './read/bound-read.js'
 import { contextUrl, entityAnnotations } from './read/context-url.js'
@@ -25,7 +24,7 @@ import type { ServiceContext } from './service-context.js'
 import type { ServiceRequest } from './service-request.js'
 
 /** `k1 = ? AND k2 = ?` over the set's key columns, with the key's values in key order. */
-export function keyCondition(set: EntitySetModel, values: readonly unknown[]): SqlFragment {
+export function keyCondition(set: EntitySetModel, values: readonly unknown[]): Statement {
   return join(
     set.key.map((k, i) => sql`${id(k.column)} = ${values[i]}`),
     ' AND ',
@@ -44,8 +43,8 @@ export async function fetchEntityRow(
   properties: readonly PropertyModel[],
 ): Promise<unknown[] | undefined> {
   const statement = sql`SELECT ${idList(properties.map((p) => p.column))} FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters(set, key))} LIMIT 1`
-  const [rows] = await context.pool.execute({ sql: statement.text, rowsAsArray: true }, sqlValues(statement.parameters))
-  return (rows as unknown[][])[0]
+  const rows = await databaseOf(context.pool).arrays(statement, { prepared: true })
+  return rows[0]
 }
 
 /**
@@ -53,17 +52,17 @@ export async function fetchEntityRow(
  * when its recorder document exists (an empty set is still a set the recorder may write).
  */
 export async function recordSetExists(context: ServiceContext, set: EntitySetModel, key: KeyValues): Promise<boolean> {
-  const movements = await execute<unknown[]>(
-    context.pool,
+  const movements = await databaseOf(context.pool).arrays(
     sql`SELECT 1 FROM ${id(set.table)} WHERE ${keyCondition(set, keyParameters(set, key))} LIMIT 1`,
+    { prepared: true },
   )
   if (movements.length > 0) return true
   const recorderType = String(key.get('Recorder_Type'))
   const recorderSet = context.model.entitySetByName.get(recorderType.slice(recorderType.indexOf('.') + 1))
   if (recorderSet?.kind !== 'Document') return false
-  const documents = await execute<unknown[]>(
-    context.pool,
+  const documents = await databaseOf(context.pool).arrays(
     sql`SELECT 1 FROM ${id(recorderSet.table)} WHERE ${id('Ref_Key')} = ${key.get('Recorder')} LIMIT 1`,
+    { prepared: true },
   )
   return documents.length > 0
 }
@@ -142,8 +141,8 @@ async function readPlainEntity(
   format: JsonFormat,
 ): Promise<void> {
   const read = plainEntityRead(set)
-  const [rows] = await context.pool.execute({ sql: read.sql, rowsAsArray: true }, sqlValues(keyParameters(set, key)))
-  const row = (rows as unknown[][])[0]
+  const rows = await databaseOf(context.pool).arrays(new Statement(read.sql, keyParameters(set, key)), { prepared: true })
+  const row = rows[0]
   if (!row) {
     if (options.missing === 'noContent') return sink.send(204, {})
     throw new ODataError('NotFound', `${set.name} has no entity with this key`)

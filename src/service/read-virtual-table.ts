@@ -37,6 +37,7 @@ export async function readVirtualTable(
       .filter(([name]) => name !== 'token')
       .map(([n, v]) => `${n}=${v}`)
       .join('&')}`,
+    options,
   }
   if (path.count) await readCount(context, request, sink, target)
   else await readRows(context, request, sink, target)

@@ -9,6 +9,7 @@
 import type { EntitySetModel, ServiceModel } from '../model/model.js'
 import { tablePrimaryKey } from '../model/table-primary-key.js'
 import { columnMap, type QueryableSource, type SourceColumn, type SourceNavigation, type SourceResolver } from '../odata/bind/index.js'
+import { Statement } from '../statement.js'
 import { quoteIdentifier as q } from './quote-identifier.js'
 
 const resolvers = new WeakMap<ServiceModel, SourceResolver>()
@@ -78,8 +79,7 @@ function entitySetSource(set: EntitySetModel, tablePrimaryKey: readonly string[]
   const relation = recordSets
     ? {
         kind: 'derived' as const,
-        sql: `SELECT DISTINCT ${columns.map((c) => q(c.sqlName)).join(', ')} FROM ${q(set.table)}`,
-        parameters: [],
+        statement: new Statement(`SELECT DISTINCT ${columns.map((c) => q(c.sqlName)).join(', ')} FROM ${q(set.table)}`, []),
       }
     : { kind: 'table' as const, table: set.table }
   return Object.freeze({

@@ -33,7 +33,7 @@ import {
   type Range,
   type SourceColumn,
 } from '../odata/bind/index.js'
-import type { CompiledQuery } from './compiled-query.js'
+import { Statement } from '../statement.js'
 import { containsPattern, endsWithPattern, LIKE_ESCAPE_CHARACTER, startsWithPattern } from './like-pattern.js'
 import { quoteIdentifier as q } from './quote-identifier.js'
 import type { SelectPlan } from './select-plan.js'
@@ -53,14 +53,14 @@ export class QueryCompiler {
   constructor(private readonly dialect: SqlDialect = MYSQL_DIALECT) {}
 
   /** A whole SELECT statement. */
-  compileSelect(plan: SelectPlan): CompiledQuery {
+  compileSelect(plan: SelectPlan): Statement {
     this.reset()
     this.select(plan)
     return this.result()
   }
 
   /** One expression alone, with the ranges it uses named as in a statement over `scope` (for tests and diagnostics). */
-  compileExpression(expression: BoundExpression, scope: QueryScope): CompiledQuery {
+  compileExpression(expression: BoundExpression, scope: QueryScope): Statement {
     this.reset()
     this.nameRanges(scope)
     this.expression(expression)
@@ -73,8 +73,8 @@ export class QueryCompiler {
     this.aliases.clear()
   }
 
-  private result(): CompiledQuery {
-    return { sql: this.sql, parameters: this.parameters }
+  private result(): Statement {
+    return new Statement(this.sql, this.parameters)
   }
 
   private append(text: string): void {
@@ -178,8 +178,8 @@ export class QueryCompiler {
         this.append(q(relation.table))
         return
       case 'derived':
-        this.append(`(${relation.sql})`)
-        this.parameters.push(...relation.parameters)
+        this.append(`(${relation.statement.text})`)
+        this.parameters.push(...relation.statement.parameters)
         return
       case 'transformed':
         this.append('(')
@@ -405,7 +405,7 @@ export class QueryCompiler {
    * SELECT (strict mode only refuses it in writes), so `$filter=Quantity div 0 gt 1` would be an empty
    * set; OData makes it an error. The zero branch overflows BIGINT UNSIGNED (error 1690, on MySQL 8 and
    * MariaDB alike), and only for a row whose divisor is zero: the operand depends on the row, so it is
-   * not folded ahead. `~` marks the failure as this one (OData has no `~`; query-errors.ts reads it).
+   * not folded ahead. `~` marks the failure as this one (OData has no `~`; src/store/query-errors.ts reads it).
    */
   private divisor(expression: BoundExpression): void {
     if (expression.kind === 'BoundLiteral' && (typeof expression.value === 'number' || typeof expression.value === 'string')) {

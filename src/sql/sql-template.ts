@@ -4,41 +4,36 @@
 //
 //   sql`SELECT ${raw(columns)} FROM ${relation} AS m WHERE m.\`Period\` < ${period}`
 //
-// A value interpolated into the template becomes a placeholder; a SqlFragment is spliced in with its
+// A value interpolated into the template becomes a placeholder; a Statement is spliced in with its
 // own values; `raw` is text made by the service (never from a request). Statements that run per row of
 // a bulk write are built once per table (`id`/`idList` for the column list) and take their rows through
-// `rowValues`, which makes the VALUES list in one pass without a closure per row. One exception to "every
-// value a placeholder": `rowValuesSharing` writes a value that every row of a long statement repeats into
-// the text once, escaped by the driver's own escaper exactly as it would format the placeholder.
-import mysql from 'mysql2'
+// `rowValues`, which makes the VALUES list in one pass without a closure per row. The one exception to
+// "every value a placeholder" needs the driver's escaper and so lives with the driver, in src/store
+// (shared-row-values.ts).
+import { Statement } from '../statement.js'
 import { quoteIdentifier } from './quote-identifier.js'
 
-export class SqlFragment {
-  constructor(
-    readonly text: string,
-    readonly parameters: readonly unknown[],
-  ) {}
-}
+export { Statement }
 
 /** Text made by the service from the model: no placeholders. */
-export function raw(text: string): SqlFragment {
-  return new SqlFragment(text, [])
+export function raw(text: string): Statement {
+  return new Statement(text, [])
 }
 
 /** A quoted identifier. */
-export function id(name: string): SqlFragment {
+export function id(name: string): Statement {
   return raw(quoteIdentifier(name))
 }
 
 /** Quoted identifiers separated by commas (a column list), e.g. `` `a`, `b` ``. */
-export function idList(names: readonly string[]): SqlFragment {
+export function idList(names: readonly string[]): Statement {
   let text = ''
   for (let i = 0; i < names.length; i++) text += (i === 0 ? '' : ', ') + quoteIdentifier(names[i]!)
   return raw(text)
 }
 
 /** `alias`.`column`, both from the model. */
-export function column(alias: string, name: string): SqlFragment {
+export function column(alias: string, name: string): Statement {
   return raw(`${alias}.${quoteIdentifier(name)}`)
 }
 
@@ -47,12 +42,12 @@ function append(target: unknown[], values: readonly unknown[]): void {
   for (let i = 0; i < values.length; i++) target.push(values[i])
 }
 
-export function sql(strings: TemplateStringsArray, ...values: readonly unknown[]): SqlFragment {
+export function sql(strings: TemplateStringsArray, ...values: readonly unknown[]): Statement {
   let text = strings[0]!
   const parameters: unknown[] = []
   for (let i = 0; i < values.length; i++) {
     const value = values[i]
-    if (value instanceof SqlFragment) {
+    if (value instanceof Statement) {
       text += value.text
       append(parameters, value.parameters)
     } else {
@@ -61,10 +56,10 @@ export function sql(strings: TemplateStringsArray, ...values: readonly unknown[]
     }
     text += strings[i + 1]!
   }
-  return new SqlFragment(text, parameters)
+  return new Statement(text, parameters)
 }
 
-export function join(fragments: readonly SqlFragment[], separator: string | SqlFragment = ', '): SqlFragment {
+export function join(fragments: readonly Statement[], separator: string | Statement = ', '): Statement {
   const between = typeof separator === 'string' ? separator : separator.text
   let text = ''
   const parameters: unknown[] = []
@@ -76,13 +71,13 @@ export function join(fragments: readonly SqlFragment[], separator: string | SqlF
     text += fragments[i]!.text
     append(parameters, fragments[i]!.parameters)
   }
-  return new SqlFragment(text, parameters)
+  return new Statement(text, parameters)
 }
 
 /** `?, ?, ?`: each value a placeholder (an `IN (…)` list). An empty list is refused: `IN ()` is no SQL. */
-export function list(values: readonly unknown[]): SqlFragment {
+export function list(values: readonly unknown[]): Statement {
   if (values.length === 0) throw new Error('an empty value list')
-  return new SqlFragment(`?${', ?'.repeat(values.length - 1)}`, values.slice())
+  return new Statement(`?${', ?'.repeat(values.length - 1)}`, values.slice())
 }
 
 /**
@@ -90,7 +85,7 @@ export function list(values: readonly unknown[]): SqlFragment {
  * `width` values wide (the column list's length; a row of another width is a bug of the caller). The
  * text of one row is made once and repeated; the values are copied in one loop.
  */
-export function rowValues(rows: readonly (readonly unknown[])[], width: number): SqlFragment {
+export function rowValues(rows: readonly (readonly unknown[])[], width: number): Statement {
   if (rows.length === 0 || width === 0) throw new Error('an empty VALUES list')
   const group = `(?${', ?'.repeat(width - 1)})`
   const parameters = new Array<unknown>(rows.length * width)
@@ -100,41 +95,5 @@ export function rowValues(rows: readonly (readonly unknown[])[], width: number):
     if (row.length !== width) throw new Error(`a row of ${row.length} values for ${width} columns`)
     for (let c = 0; c < width; c++) parameters[at++] = row[c]
   }
-  return new SqlFragment(group + `, ${group}`.repeat(rows.length - 1), parameters)
-}
-
-/** The pool's formatting of a value (src/store/pool.ts: dates in UTC), as the driver writes a placeholder. */
-function escapeLikeDriver(value: unknown): string {
-  return mysql.escape(value as Parameters<typeof mysql.escape>[0], false, 'Z')
-}
-
-/**
- * As `rowValues`, but a column whose value is the same (`===`) in every row is written into the text once,
- * escaped, instead of as a placeholder per row. A batch's request-log entries share their time, subject,
- * profile, duration and batch id: the driver then formats a few values per row instead of eleven.
- */
-export function rowValuesSharing(rows: readonly (readonly unknown[])[], width: number): SqlFragment {
-  if (rows.length === 0 || width === 0) throw new Error('an empty VALUES list')
-  const first = rows[0]!
-  const shared: boolean[] = []
-  for (let c = 0; c < width; c++) {
-    let same = true
-    for (let r = 1; r < rows.length && same; r++) same = rows[r]![c] === first[c]
-    shared.push(same)
-  }
-  let group = '('
-  for (let c = 0; c < width; c++) group += (c === 0 ? '' : ', ') + (shared[c] ? escapeLikeDriver(first[c]) : '?')
-  group += ')'
-  const parameters: unknown[] = []
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!
-    if (row.length !== width) throw new Error(`a row of ${row.length} values for ${width} columns`)
-    for (let c = 0; c < width; c++) if (!shared[c]) parameters.push(row[c])
-  }
-  return new SqlFragment(group + `, ${group}`.repeat(rows.length - 1), parameters)
-}
-
-/** A compiled query (text and parameters) as a fragment. */
-export function fragment(query: { readonly sql: string; readonly parameters: readonly unknown[] }): SqlFragment {
-  return new SqlFragment(query.sql, query.parameters)
+  return new Statement(group + `, ${group}`.repeat(rows.length - 1), parameters)
 }

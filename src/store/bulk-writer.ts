@@ -4,18 +4,18 @@
 // A seed resumed after an interruption (src/seed/seed-data.ts) makes its rows again from the start: rows
 // recorded as written are dropped (`skipping`), and rows that may have been written after the last record
 // are sent with INSERT IGNORE (`ignoringDuplicates`): the generator makes the same rows every time.
-import { id, idList, rowValues, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, idList, rowValues, sql, type Statement } from '../sql/sql-template.js'
 import type { Pool } from './pool.js'
-import { query } from './run-statement.js'
+import { databaseOf } from './database.js'
 
 const ROWS_PER_STATEMENT = 2000
 const IN_FLIGHT = 2
 
 interface Buffered {
   /** `INSERT INTO t (columns) VALUES `, made once per table and column list. */
-  readonly head: SqlFragment
+  readonly head: Statement
   /** The same with INSERT IGNORE. */
-  readonly ignoringHead: SqlFragment
+  readonly ignoringHead: Statement
   readonly width: number
   rows: unknown[][]
 }
@@ -55,12 +55,14 @@ export class BulkWriter {
     while (this.inFlight.size >= IN_FLIGHT) await Promise.race(this.inFlight)
     if (this.failure) throw this.failure
     const head = this.ignoringDuplicates ? buffer.ignoringHead : buffer.head
-    const pending: Promise<void> = query(this.pool, sql`${head}${rowValues(rows, buffer.width)}`).then(
-      () => undefined,
-      (error: unknown) => {
-        this.failure ??= error
-      },
-    )
+    const pending: Promise<void> = databaseOf(this.pool)
+      .run(sql`${head}${rowValues(rows, buffer.width)}`)
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          this.failure ??= error
+        },
+      )
     const tracked = pending.finally(() => this.inFlight.delete(tracked))
     this.inFlight.add(tracked)
   }

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from '../sql/sql-template.js'
 import type { Pool } from './pool.js'
-import { query } from './run-statement.js'
+import { databaseOf } from './database.js'
 import { runInTransaction } from './transaction.js'
 
 /** `_service_state` entries of the change record. */
@@ -13,9 +13,8 @@ const LINK_SECRET = 'delta_link_secret'
 
 /** Makes what the change record needs besides its tables: the clock's row and the link secret (migrate). */
 export async function prepareChangeRecord(pool: Pool): Promise<void> {
-  await query(pool, sql`INSERT IGNORE INTO _change_clock (id) VALUES (1)`)
-  await query(
-    pool,
+  await databaseOf(pool).run(sql`INSERT IGNORE INTO _change_clock (id) VALUES (1)`)
+  await databaseOf(pool).run(
     sql`INSERT IGNORE INTO _service_state (\`name\`, \`value\`) VALUES (${LINK_SECRET}, ${randomBytes(32).toString('hex')})`,
   )
 }
@@ -38,12 +37,12 @@ export async function changeWatermark(pool: Pool): Promise<string> {
 
 /** The position below which notes may have been dropped by retention ('0': none were). */
 export async function purgedThrough(pool: Pool): Promise<string> {
-  const rows = await query<{ value: string }[]>(pool, sql`SELECT \`value\` FROM _service_state WHERE \`name\` = ${PURGED_THROUGH}`)
+  const rows = await databaseOf(pool).rows<{ value: string }>(sql`SELECT \`value\` FROM _service_state WHERE \`name\` = ${PURGED_THROUGH}`)
   return rows[0]?.value ?? '0'
 }
 
 export async function linkSecret(pool: Pool): Promise<Buffer> {
-  const rows = await query<{ value: string }[]>(pool, sql`SELECT \`value\` FROM _service_state WHERE \`name\` = ${LINK_SECRET}`)
+  const rows = await databaseOf(pool).rows<{ value: string }>(sql`SELECT \`value\` FROM _service_state WHERE \`name\` = ${LINK_SECRET}`)
   if (rows.length === 0) throw new Error('internal: the delta link secret is missing; run migrate')
   return Buffer.from(rows[0]!.value, 'hex')
 }
@@ -62,8 +61,7 @@ export interface ChangedKey {
  * took five times as long on MariaDB), the 16-byte hash standing for the key.
  */
 export async function changedKeys(pool: Pool, table: string, after: string, upTo: string, limit: number): Promise<ChangedKey[]> {
-  const rows = await query<{ seq: string | number; key_values: string }[]>(
-    pool,
+  const rows = await databaseOf(pool).rows<{ seq: string | number; key_values: string }>(
     sql`SELECT c.seq, c.key_values FROM _changes c
 LEFT JOIN _changes l ON l.table_name = c.table_name AND l.key_hash = c.key_hash AND l.seq > c.seq AND l.seq <= ${upTo}
 WHERE c.table_name = ${table} AND c.seq > ${after} AND c.seq <= ${upTo} AND l.seq IS NULL
@@ -78,8 +76,7 @@ ORDER BY c.seq LIMIT ${limit}`,
  * them in the same transaction. Resolves to how many went: the caller repeats while it is `chunk`.
  */
 export async function purgeChanges(pool: Pool, before: Date, chunk: number): Promise<number> {
-  const oldest = await query<{ seq: string | number; recorded_at: string }[]>(
-    pool,
+  const oldest = await databaseOf(pool).rows<{ seq: string | number; recorded_at: string }>(
     sql`SELECT seq, recorded_at FROM _changes WHERE seq < (SELECT MAX(seq) FROM _changes) ORDER BY seq LIMIT ${chunk}`,
   )
   const cutoff = before.toISOString().slice(0, 19).replace('T', ' ')

@@ -11,7 +11,7 @@ import { prepareChangeRecord } from './change-feed.js'
 import type { Pool } from './pool.js'
 import { createTableSql, schemaTables, type TableDefinition } from './schema.js'
 import { id, raw, sql } from '../sql/sql-template.js'
-import { query } from './run-statement.js'
+import { databaseOf } from './database.js'
 import type { ServiceModel } from '../model/model.js'
 import { totalsLayouts } from './totals.js'
 import { recomputeTotals } from './totals-rebuild.js'
@@ -33,8 +33,7 @@ interface ExistingColumn {
 }
 
 export async function existingColumns(pool: Pool): Promise<Map<string, ExistingColumn[]>> {
-  const rows = await query<{ tableName: string; columnName: string; columnType: string }[]>(
-    pool,
+  const rows = await databaseOf(pool).rows<{ tableName: string; columnName: string; columnType: string }>(
     sql`SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, COLUMN_TYPE AS columnType FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`,
   )
   const byTable = new Map<string, ExistingColumn[]>()
@@ -76,7 +75,7 @@ export async function migrate(pool: Pool, model: ServiceModel): Promise<Migratio
   for (const table of schemaTables(model)) {
     const columns = existing.get(table.name)
     if (!columns) {
-      await query(pool, createTableSql(table))
+      await databaseOf(pool).run(createTableSql(table))
       report.createdTables.push(table.name)
       continue
     }
@@ -93,8 +92,7 @@ export async function migrate(pool: Pool, model: ServiceModel): Promise<Migratio
  */
 async function bringTotalsUpToDate(pool: Pool, model: ServiceModel, report: MigrationReport): Promise<void> {
   const wanted = totalsLayouts(model)
-  const rows = await query<{ value: string }[]>(
-    pool,
+  const rows = await databaseOf(pool).rows<{ value: string }>(
     sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${TOTALS_LAYOUT_MARKER}`,
   )
   const text = rows[0]?.value
@@ -105,8 +103,7 @@ async function bringTotalsUpToDate(pool: Pool, model: ServiceModel, report: Migr
   )
   if (stale.size > 0) await recomputeTotals(pool, model, stale)
   if (stale.size > 0 || text === undefined || [...wanted].some(([table, version]) => recorded.get(table) !== version)) {
-    await query(
-      pool,
+    await databaseOf(pool).run(
       sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${TOTALS_LAYOUT_MARKER}, ${JSON.stringify(Object.fromEntries(wanted))})`,
     )
   }
@@ -119,7 +116,7 @@ async function reconcileTable(pool: Pool, table: TableDefinition, columns: Exist
     const found = byName.get(column.name)
     if (!found) {
       const position = previous === undefined ? raw('FIRST') : sql`AFTER ${id(previous)}`
-      await query(pool, sql`ALTER TABLE ${id(table.name)} ADD COLUMN ${id(column.name)} ${raw(column.definition)} ${position}`)
+      await databaseOf(pool).run(sql`ALTER TABLE ${id(table.name)} ADD COLUMN ${id(column.name)} ${raw(column.definition)} ${position}`)
       report.addedColumns.push(`${table.name}.${column.name}`)
     } else {
       const wanted = wantedEnumValues(column.definition)
@@ -127,7 +124,7 @@ async function reconcileTable(pool: Pool, table: TableDefinition, columns: Exist
       if (wanted && have) {
         const grows = have.every((value, i) => wanted[i] === value)
         if (grows && wanted.length > have.length) {
-          await query(pool, sql`ALTER TABLE ${id(table.name)} MODIFY COLUMN ${id(column.name)} ${raw(column.definition)}`)
+          await databaseOf(pool).run(sql`ALTER TABLE ${id(table.name)} MODIFY COLUMN ${id(column.name)} ${raw(column.definition)}`)
           report.widenedColumns.push(`${table.name}.${column.name}`)
         } else if (!grows || wanted.length < have.length) {
           report.warnings.push(

@@ -20,6 +20,11 @@ export type SqlValues = (string | number | boolean | null | Buffer)[]
 /** Casts parameter lists built from `unknown` values (the converters guarantee the stored forms). */
 export const sqlValues = (values: readonly unknown[]): SqlValues => values as SqlValues
 
+/** A pool (or the failover pool), not one of its connections. */
+export function isPool(source: Pool | PoolConnection): source is Pool {
+  return typeof (source as Pool).getConnection === 'function' && typeof (source as PoolConnection).release !== 'function'
+}
+
 export function poolOptions(address: DatabaseAddress, overrides: Partial<PoolOptions> = {}): PoolOptions {
   return {
     host: address.host,

@@ -1,5 +1,6 @@
-// The rows of one SELECT, pulled from a mysql2 query stream one at a time by whoever writes them out
-// (src/respond/stream-rows.ts frames them as JSON for the socket). The reader decides the pace: while it
+// The rows of one SELECT, pulled one at a time by whoever writes them out (src/respond/stream-rows.ts frames
+// them as JSON for the socket); opened by the database port (database.ts). On the pool they come from a
+// mysql2 query stream on a connection of their own (StreamedRows). The reader decides the pace: while it
 // reads nothing (a full socket, a batch of expansions being read) the stream's buffer fills and mysql2
 // pauses the connection, so the statement waits and memory holds a few hundred rows whatever the result
 // size.
@@ -11,9 +12,9 @@
 // the same when rows are left unread, and gives the connection back otherwise.
 import type { Readable } from 'node:stream'
 import type { Connection as CallbackConnection, Query } from 'mysql2'
-import { sql } from '../sql/sql-template.js'
+import type { Statement } from '../statement.js'
 import type { Pool, PoolConnection } from './pool.js'
-import { query } from './run-statement.js'
+import { translateQueryError } from './query-errors.js'
 
 /**
  * Rows pulled from MySQL by this process so far, and rows read and dropped because their reader had given
@@ -25,7 +26,47 @@ export const streamStatistics = { rowsPulled: 0, rowsDropped: 0 }
 /** Rows mysql2 buffers before it pauses the connection. */
 const HIGH_WATER_MARK = 256
 
-export class RowSource {
+/** Rows of a statement as their reader pulls them. */
+export interface RowSource {
+  /** The next row if one has arrived, else null (see `ended` and `wait`); throws the statement's failure. */
+  read(): unknown[] | null
+  /** Every row has been read (or the statement failed, or was cancelled). */
+  readonly ended: boolean
+  /** Resolves when a row arrives or the result ends. */
+  wait(): Promise<void>
+  /** Throws the statement's failure, if it failed. */
+  throwIfFailed(): void
+  /** The reader gives up before the end: the statement is stopped. */
+  cancel(): void
+  /** Gives the statement up after a failure of its reader. */
+  discard(): void
+  /** The end of the read. */
+  close(): void
+}
+
+/** Rows already read whole (a statement on a connection the source does not own, database.ts). */
+export function rowsReadWhole(rows: readonly unknown[][]): RowSource {
+  let next = 0
+  return {
+    read: () => (next < rows.length ? rows[next++]! : null),
+    get ended() {
+      return next >= rows.length
+    },
+    wait: () => Promise.resolve(),
+    throwIfFailed: () => undefined,
+    cancel: () => {
+      next = rows.length
+    },
+    discard: () => {
+      next = rows.length
+    },
+    close: () => {
+      next = rows.length
+    },
+  }
+}
+
+export class StreamedRows implements RowSource {
   private finished = false
   private stopped = false
   private destroyed = false
@@ -51,7 +92,7 @@ export class RowSource {
       this.notify()
     })
     this.rows.on('error', (error: unknown) => {
-      this.failure = error
+      this.failure = translateQueryError(error)
       this.finished = true
       this.notify()
     })
@@ -62,11 +103,7 @@ export class RowSource {
    * the connection given back unused, when `wanted` says the reader has gone while a connection was
    * awaited (a statement started for it would only be killed).
    */
-  static async open(
-    pool: Pool,
-    statement: { readonly sql: string; readonly values: readonly unknown[] },
-    wanted: () => boolean = () => true,
-  ): Promise<RowSource | undefined> {
+  static async open(pool: Pool, statement: Statement, wanted: () => boolean = () => true): Promise<RowSource | undefined> {
     const connection = await pool.getConnection()
     if (!wanted()) {
       connection.release()
@@ -75,8 +112,8 @@ export class RowSource {
     try {
       // Streaming needs the callback API underneath the promise wrapper.
       const callbackConnection = (connection as unknown as { connection: CallbackConnection }).connection
-      const query = callbackConnection.query({ sql: statement.sql, rowsAsArray: true, values: statement.values as unknown[] })
-      return new RowSource(pool, connection, query)
+      const query = callbackConnection.query({ sql: statement.text, rowsAsArray: true, values: statement.parameters as unknown[] })
+      return new StreamedRows(pool, connection, query)
     } catch (error) {
       connection.destroy()
       throw error
@@ -89,7 +126,6 @@ export class RowSource {
     resolve?.()
   }
 
-  /** The next row if one has arrived, else null (see `ended` and `wait`); throws the statement's failure. */
   read(): unknown[] | null {
     const row = this.rows.read() as unknown[] | null
     if (row === null) {
@@ -100,17 +136,14 @@ export class RowSource {
     return row
   }
 
-  /** Every row has been read (or the statement failed, or was cancelled). */
   get ended(): boolean {
     return this.finished
   }
 
-  /** Resolves when a row arrives or the result ends. */
   wait(): Promise<void> {
     return new Promise<void>((resolve) => (this.wake = resolve))
   }
 
-  /** Throws the statement's failure, if it failed. */
   throwIfFailed(): void {
     if (this.failure !== undefined) throw this.failure
   }
@@ -131,7 +164,7 @@ export class RowSource {
     this.rows.destroy()
     // Thread ids only grow, so the id cannot name another client's statement.
     const threadId = (this.connection as unknown as { threadId?: number }).threadId
-    if (typeof threadId === 'number') query(this.pool, sql`KILL QUERY ${threadId}`).catch(() => undefined)
+    if (typeof threadId === 'number') this.pool.query('KILL QUERY ?', [threadId]).catch(() => undefined)
     this.destroy()
   }
 

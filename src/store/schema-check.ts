@@ -5,7 +5,7 @@ import { sql } from '../sql/sql-template.js'
 import type { ServiceModel } from '../model/model.js'
 import { existingColumns, TOTALS_LAYOUT_MARKER } from './migrate.js'
 import type { Pool } from './pool.js'
-import { query } from './run-statement.js'
+import { databaseOf } from './database.js'
 import { schemaTables } from './schema.js'
 import { totalsLayouts } from './totals.js'
 
@@ -22,10 +22,9 @@ export async function schemaDifferences(pool: Pool, model: ServiceModel): Promis
     const names = new Set(columns.map((column) => column.name))
     for (const column of table.columns) if (!names.has(column.name)) differences.push(`column ${table.name}.${column.name} is missing`)
   }
-  const rows = await query<{ value: string }[]>(
-    pool,
-    sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${TOTALS_LAYOUT_MARKER}`,
-  ).catch(() => [])
+  const rows = await databaseOf(pool)
+    .rows<{ value: string }>(sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${TOTALS_LAYOUT_MARKER}`)
+    .catch(() => [])
   const recorded = rows[0] === undefined ? {} : (JSON.parse(rows[0].value) as Record<string, number>)
   for (const [table, version] of totalsLayouts(model)) {
     if (recorded[table] !== version)

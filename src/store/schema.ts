@@ -6,7 +6,7 @@ import { extDimensionColumns } from '../model/build-model.js'
 import type { EntitySetModel, PropertyModel, ServiceModel, StorageType } from '../model/model.js'
 import { EMPTY_GUID } from '../model/model.js'
 import { MOVEMENT_PRIMARY_KEY, tablePrimaryKey } from '../model/table-primary-key.js'
-import { id, idList, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, idList, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import { expenseColumn, receiptColumn } from './totals.js'
 
 export interface ColumnDefinition {
@@ -300,7 +300,7 @@ export function schemaTables(model: ServiceModel): TableDefinition[] {
 }
 
 /** DDL has no placeholders: names are quoted identifiers, definitions are text made here from the model. */
-export function createTableSql(table: TableDefinition): SqlFragment {
+export function createTableSql(table: TableDefinition): Statement {
   const lines = [
     ...table.columns.map((c) => sql`  ${id(c.name)} ${raw(c.definition)}`),
     sql`  PRIMARY KEY (${idList(table.primaryKey)})`,

@@ -15,7 +15,7 @@
 import type { Readable } from 'node:stream'
 import type { Connection as CallbackConnection } from 'mysql2'
 import type { ServiceModel } from '../model/model.js'
-import { id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import type { Pool } from './pool.js'
 import { totalsSources, type TotalsSource } from './totals.js'
 
@@ -41,7 +41,7 @@ const kept = (column: string) => `kept_${column}`
 const recomputed = (column: string) => `recomputed_${column}`
 
 /** The SELECT of the groups where a totals table and its recomputation differ: keys, then kept and recomputed sums. */
-export function totalsDifferenceStatement(source: TotalsSource): SqlFragment {
+export function totalsDifferenceStatement(source: TotalsSource): Statement {
   const keys = join(source.keyColumns.map((c) => id(c)))
   const zero = (column: string) => sql`0 AS ${id(column)}`
   const keptSide = sql`SELECT ${join([

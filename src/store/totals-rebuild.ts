@@ -30,9 +30,9 @@
 // a cluster). Writes between two pieces are kept by the pieces after them. During the rebuild, balances
 // read from ranges not rebuilt yet are those from before.
 import type { ServiceModel } from '../model/model.js'
-import { id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import type { Pool } from './pool.js'
-import { query } from './run-statement.js'
+import { databaseOf } from './database.js'
 import { ALL_TIME_PERIOD, totalsSources, type TotalsSource } from './totals.js'
 import { isDuplicateKey, runInTransaction } from './transaction.js'
 
@@ -170,7 +170,7 @@ export async function rebuildTotals(pool: Pool, model: ServiceModel, options: Re
   return report
 }
 
-type Run = (statement: SqlFragment) => Promise<unknown>
+type Run = (statement: Statement) => Promise<unknown>
 
 /** How many times a piece runs at most when a concurrent write made one of its rows first (a duplicate key). */
 const PIECE_ATTEMPTS = 10
@@ -218,7 +218,7 @@ async function rebuildMonths(run: Run, source: TotalsSource, range: MonthRange):
 const groupKeys = (source: TotalsSource) => source.keyColumns.slice(1)
 
 /** `(k1, k2, …) > (v1, v2, …)`, or `<=`: a group's place among the ranges' bounds. */
-function compareGroups(source: TotalsSource, operator: '>' | '<=', bound: readonly unknown[]): SqlFragment {
+function compareGroups(source: TotalsSource, operator: '>' | '<=', bound: readonly unknown[]): Statement {
   return sql`(${join(groupKeys(source).map((c) => id(c)))}) ${raw(operator)} (${join(bound.map((value) => sql`${value}`))})`
 }
 
@@ -252,8 +252,7 @@ async function rebuildAllTime(run: Run, source: TotalsSource, lower?: readonly u
 async function planTables(pool: Pool, sources: readonly TotalsSource[], pieceRows = DEFAULT_PIECE_ROWS): Promise<TableProgress[]> {
   const plans: TableProgress[] = []
   for (const source of sources) {
-    const months = await query<{ month: string; movements: number | string }[]>(
-      pool,
+    const months = await databaseOf(pool).rows<{ month: string; movements: number | string }>(
       sql`SELECT DATE_FORMAT(${id('Period')}, '%Y-%m-01') AS ${id('month')}, COUNT(*) AS ${id('movements')} FROM ${id(source.movementsTable)} WHERE ${id('Active')} = 1 GROUP BY ${id('month')} ORDER BY ${id('month')}`,
     )
     const ranges: MonthRange[] = []
@@ -286,8 +285,7 @@ async function planGroups(pool: Pool, source: TotalsSource, pieceGroups: number)
   const bounds: unknown[][] = []
   for (;;) {
     const after = bounds.length === 0 ? raw('') : sql` AND ${compareGroups(source, '>', bounds[bounds.length - 1]!)}`
-    const rows = await query<Record<string, unknown>[]>(
-      pool,
+    const rows = await databaseOf(pool).rows<Record<string, unknown>>(
       sql`SELECT ${keyList} FROM ${id(source.totalsTable)} WHERE ${id('Period')} < ${ALL_TIME_PERIOD}${after} GROUP BY ${keyList} ORDER BY ${keyList} LIMIT 1 OFFSET ${pieceGroups - 1}`,
     )
     if (rows.length === 0) return bounds
@@ -296,14 +294,13 @@ async function planGroups(pool: Pool, source: TotalsSource, pieceGroups: number)
 }
 
 async function readPlan(pool: Pool): Promise<RebuildPlan | undefined> {
-  const rows = await query<{ value: string }[]>(
-    pool,
+  const rows = await databaseOf(pool).rows<{ value: string }>(
     sql`SELECT \`value\` FROM \`_service_state\` WHERE \`name\` = ${TOTALS_REBUILD_MARKER}`,
   )
   return rows[0] === undefined ? undefined : (JSON.parse(rows[0].value) as RebuildPlan)
 }
 
-function planStatement(plan: RebuildPlan): SqlFragment {
+function planStatement(plan: RebuildPlan): Statement {
   return sql`REPLACE INTO \`_service_state\` (\`name\`, \`value\`) VALUES (${TOTALS_REBUILD_MARKER}, ${JSON.stringify(plan)})`
 }
 

@@ -34,12 +34,12 @@
 // `VALUES()`, no MySQL-only row alias) and MariaDB 10.6+ accepts.
 import { extDimensionColumns } from '../model/build-model.js'
 import type { EntitySetModel, ServiceModel } from '../model/model.js'
-import { id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, join, raw, sql, Statement } from '../sql/sql-template.js'
 
 const monthStart = (column: string) => sql`CAST(DATE_FORMAT(${id(column)}, '%Y-%m-01') AS DATE)`
 
 /** Which movements a statement reads, beyond the active ones: all of them, or one or several recorders. */
-type MovementFilter = SqlFragment
+type MovementFilter = Statement
 
 /** Where a totals table gets its rows from: the SELECT of (key columns…, resource sums…) over the movements. */
 export interface TotalsSource {
@@ -54,9 +54,9 @@ export interface TotalsSource {
   /** Resource columns the all-time rows hold 0 in (accumulation: the net columns); the others hold their sum over all time. */
   readonly allTimeZeroColumns: readonly string[]
   /** The grouped SELECT; `filter` is added to every WHERE (` AND Recorder = ? AND Recorder_Type = ?`). */
-  select(filter: MovementFilter, sign: 1 | -1): SqlFragment
+  select(filter: MovementFilter, sign: 1 | -1): Statement
   /** The month rows alone, over the movements `filter` keeps (` AND Period >= ? AND Period < ?`). */
-  months(filter: MovementFilter): SqlFragment
+  months(filter: MovementFilter): Statement
 }
 
 /** The period of the all-time row of a totals table (a DATE that is never a month's first day). */
@@ -90,7 +90,7 @@ const negate = (sign: 1 | -1) => raw(sign === 1 ? '' : '-')
 const allTimePeriod = sql`CAST(${ALL_TIME_PERIOD} AS DATE) AS ${id('Period')}`
 
 /** Month rows: grouped by month and the other keys, over `from`. */
-function monthRows(from: SqlFragment, keys: readonly SqlFragment[], monthValues: readonly SqlFragment[]): SqlFragment {
+function monthRows(from: Statement, keys: readonly Statement[], monthValues: readonly Statement[]): Statement {
   return sql`SELECT ${join([sql`${monthStart('Period')} AS ${id('Period')}`, ...keys, ...monthValues])} FROM ${from} GROUP BY ${join([monthStart('Period'), ...keys])}`
 }
 
@@ -99,11 +99,11 @@ function monthRows(from: SqlFragment, keys: readonly SqlFragment[], monthValues:
  * SELECT each over `from` (made twice, so that each reads the movements with its own filter).
  */
 function monthsAndAllTime(
-  from: () => SqlFragment,
-  keys: readonly SqlFragment[],
-  monthValues: readonly SqlFragment[],
-  allTimeValues: readonly SqlFragment[],
-): SqlFragment {
+  from: () => Statement,
+  keys: readonly Statement[],
+  monthValues: readonly Statement[],
+  allTimeValues: readonly Statement[],
+): Statement {
   const months = monthRows(from(), keys, monthValues)
   // Without other keys there is no GROUP BY, and an aggregate over no rows would still give one row of NULLs.
   const grouping = keys.length > 0 ? sql` GROUP BY ${join([...keys])}` : raw(' HAVING COUNT(*) > 0')
@@ -209,43 +209,29 @@ export function totalsLayouts(model: ServiceModel): Map<string, number> {
   return layouts
 }
 
-/** A statement with its placeholders' values, as mysql2's `query` takes it. */
-export interface TotalsStatement {
-  readonly sql: string
-  readonly values: unknown[]
-}
-
 /**
  * The statements that rebuild every totals table of the model, or those named in `only` (each a DELETE,
  * then an INSERT … SELECT), whole: the reference the tests compare with. The service rebuilds in bounded
  * pieces (totals-rebuild.ts).
  */
-export function recomputeTotalsStatements(model: ServiceModel, only?: ReadonlySet<string>): TotalsStatement[] {
-  const statements: TotalsStatement[] = []
+export function recomputeTotalsStatements(model: ServiceModel, only?: ReadonlySet<string>): Statement[] {
+  const statements: Statement[] = []
   for (const set of model.entitySets) {
     const source = totalsSource(model, set)
     if (!source || (only !== undefined && !only.has(source.totalsTable))) continue
     const table = id(source.totalsTable)
     const columns = join([...source.keyColumns, ...source.resourceColumns].map((c) => id(c)))
-    for (const statement of [sql`DELETE FROM ${table}`, sql`INSERT INTO ${table} (${columns}) ${source.select(raw(''), 1)}`]) {
-      statements.push({ sql: statement.text, values: [...statement.parameters] })
-    }
+    statements.push(sql`DELETE FROM ${table}`, sql`INSERT INTO ${table} (${columns}) ${source.select(raw(''), 1)}`)
   }
   return statements
 }
 
 /** One statement that moves a totals table by the movements of one recorder. */
-export interface TotalsDelta {
-  readonly sql: string
-  /** Placeholder values for (recorder, recorderType). */
-  values(recorder: string, recorderType: string): unknown[]
-}
+/** The statement for one recorder (its key and type). */
+export type TotalsDelta = (recorder: string, recorderType: string) => Statement
 
 /** Adds the movements of several recorders of one type in one statement (a batch posting what it created). */
-export interface TotalsDeltaForMany {
-  readonly sql: string
-  values(recorders: readonly string[], recorderType: string): unknown[]
-}
+export type TotalsDeltaForMany = (recorders: readonly string[], recorderType: string) => Statement
 
 export interface RegisterTotals {
   readonly totalsTable: string
@@ -260,7 +246,7 @@ const registerTotalsCache = new WeakMap<EntitySetModel, RegisterTotals | null>()
 const RECORDER = Symbol('recorder')
 const RECORDER_TYPE = Symbol('recorderType')
 
-function deltaStatement(source: TotalsSource, sign: 1 | -1, filter: MovementFilter): SqlFragment {
+function deltaStatement(source: TotalsSource, sign: 1 | -1, filter: MovementFilter): Statement {
   const alias = (i: number) => id(`d${i}`)
   const columns = [...source.keyColumns, ...source.resourceColumns]
   const aliased = columns.map((c, i) => sql`${id(c)} AS ${alias(i)}`)
@@ -268,13 +254,13 @@ function deltaStatement(source: TotalsSource, sign: 1 | -1, filter: MovementFilt
   return sql`INSERT INTO ${id(source.totalsTable)} (${join(columns.map((c) => id(c)))}) SELECT * FROM (SELECT ${join(aliased)} FROM (${source.select(filter, sign)}) AS ${id('grouped')}) AS ${id('d')} ORDER BY ${join(source.keyColumns.map((_, i) => alias(i)))} ON DUPLICATE KEY UPDATE ${join(source.resourceColumns.map((c, i) => sql`${id(c)} = ${id(c)} + ${alias(keyCount + i)}`))}`
 }
 
-/** The statement's text, and its parameters with the stand-ins replaced by a run's values. */
-function withRecorder<T>(statement: SqlFragment): { sql: string; values: (recorder: T, recorderType: string) => unknown[] } {
-  return {
-    sql: statement.text,
-    values: (recorder, recorderType) =>
+/** The statement of a run: its text, with the stand-ins among its parameters replaced by the run's values. */
+function withRecorder<T>(statement: Statement): (recorder: T, recorderType: string) => Statement {
+  return (recorder, recorderType) =>
+    new Statement(
+      statement.text,
       statement.parameters.map((p) => (p === RECORDER ? recorder : p === RECORDER_TYPE ? recorderType : p)),
-  }
+    )
 }
 
 function delta(source: TotalsSource, sign: 1 | -1): TotalsDelta {

@@ -11,33 +11,17 @@
 // locks for searches, which under REPEATABLE READ make concurrent posts into neighbouring keys deadlock.
 // Totals stay exact without serialisation because they are maintained by additive upserts under row
 // locks (src/store/totals.ts).
-import type { ResultSetHeader } from 'mysql2'
-import { SqlFragment } from '../sql/sql-template.js'
 import { isDatabaseUnreachable, isNodeUnavailable, wasNeverSent } from '../database-failures.js'
 import { discardRecordedChanges, writeRecordedChanges } from './change-record.js'
-import type { Pool, PoolConnection } from './pool.js'
+import { type Database, SourceDatabase } from './database.js'
+import { isPool, type Pool, type PoolConnection } from './pool.js'
 
 /**
- * The statements a write runs, on the connection and inside the transaction its caller opened. Each takes
- * a statement of the one builder (`sql\`…\``, src/sql/sql-template.ts) or, for statements prepared
- * elsewhere as text with their values (the totals' shapes), text and values.
+ * The statements a write runs, on the connection and inside the transaction its caller opened: the database
+ * port (database.ts) over that connection.
  */
-export interface Transaction {
+export interface Transaction extends Database {
   readonly connection: PoolConnection
-  /** A query returning rows (objects by column name), values as `?` placeholders. */
-  rows<T = Record<string, unknown>>(statement: SqlFragment | string, values?: readonly unknown[]): Promise<T[]>
-  /** A query returning rows as arrays in the order of the select list. */
-  arrays(statement: SqlFragment | string, values?: readonly unknown[]): Promise<unknown[][]>
-  /** A statement that changes rows; resolves to the driver's result header (affectedRows, …). */
-  run(statement: SqlFragment | string, values?: readonly unknown[]): Promise<ResultSetHeader>
-}
-
-function textOf(statement: SqlFragment | string): string {
-  return statement instanceof SqlFragment ? statement.text : statement
-}
-
-function valuesOf(statement: SqlFragment | string, values: readonly unknown[]): unknown[] {
-  return (statement instanceof SqlFragment ? statement.parameters : values) as unknown[]
 }
 
 export interface TransactionOptions {
@@ -62,26 +46,15 @@ export function isDuplicateKey(error: unknown): boolean {
   return (error as { errno?: number } | null)?.errno === ER_DUP_ENTRY
 }
 
-export function transactionOn(connection: PoolConnection): Transaction {
-  return {
-    connection,
-    async rows<T>(statement: SqlFragment | string, values: readonly unknown[] = []) {
-      const [rows] = await connection.query(textOf(statement), valuesOf(statement, values))
-      return rows as T[]
-    },
-    async arrays(statement: SqlFragment | string, values: readonly unknown[] = []) {
-      const [rows] = await connection.query({ sql: textOf(statement), rowsAsArray: true }, valuesOf(statement, values))
-      return rows as unknown[][]
-    },
-    async run(statement: SqlFragment | string, values: readonly unknown[] = []) {
-      const [result] = await connection.query(textOf(statement), valuesOf(statement, values))
-      return result as ResultSetHeader
-    },
+/** A new Transaction per attempt: what an attempt records (change-record.ts) is keyed by it. */
+class ConnectionTransaction extends SourceDatabase implements Transaction {
+  constructor(readonly connection: PoolConnection) {
+    super(connection)
   }
 }
 
-function isPool(source: Pool | PoolConnection): source is Pool {
-  return typeof (source as Pool).getConnection === 'function' && typeof (source as PoolConnection).release !== 'function'
+export function transactionOn(connection: PoolConnection): Transaction {
+  return new ConnectionTransaction(connection)
 }
 
 /** A short random pause before a retry, growing with the attempt, so two victims do not collide again. */

@@ -16,7 +16,7 @@ import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import { RecordCondition, type ConditionContext } from './condition.js'
 import type { AccountingTables } from './register-tables.js'
 import type { SqlRunner } from './sql-runner.js'
-import { id, join, sql, type SqlFragment } from '../sql/sql-template.js'
+import { id, join, sql, type Statement } from '../sql/sql-template.js'
 
 /** The kinds named by an ExtraDimensions parameter, checked against the chart; undefined when not given. */
 export function chosenKinds(
@@ -58,7 +58,7 @@ export function extDimensionCount(tables: AccountingTables, kinds: readonly stri
 }
 
 /** The accounts of the chart as a derived table with the chart's columns, made from the configuration. */
-function accountRows(tables: AccountingTables): SqlFragment {
+function accountRows(tables: AccountingTables): Statement {
   const columnValue = (account: AccountingTables['accounts'][number], property: string): unknown => {
     switch (property) {
       case 'Ref_Key':
@@ -114,12 +114,12 @@ export async function selectedAccounts(
   const chart = withAccountKeyName(context.resolve(tables.chart.name), ACCOUNT_KEY_NAMES[parameter])
   const condition = RecordCondition.bindOver(text, chart, new Set(chart.columns.map((c) => c.name)), context, parameter)
   const query = condition.over(accountRows(tables), ['Ref_Key'])
-  const rows = await run({ sql: query.text, parameters: query.parameters })
+  const rows = await run(query)
   return rows.map((row) => String(row[0]))
 }
 
 /** `column IN (keys…)`, or false for no keys. */
-export function inAccounts(column: SqlFragment, keys: readonly string[]): SqlFragment {
+export function inAccounts(column: Statement, keys: readonly string[]): Statement {
   if (keys.length === 0) return sql`1 = 0`
   return sql`${column} IN (${join(keys.map((key) => sql`${key}`))})`
 }

@@ -14,7 +14,7 @@ import { balanceSideValue, fromAccountRows } from './accounting-sides.js'
 import { openingAndTurnovers, type V } from './balance-and-turnovers.js'
 import { periodColumnsOf } from './period-columns.js'
 import type { SqlRunner } from './sql-runner.js'
-import { sql, type SqlFragment } from '../sql/sql-template.js'
+import { sql, type Statement } from '../sql/sql-template.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
@@ -24,7 +24,7 @@ export const accountingBalanceAndTurnovers: VirtualTable = {
   periodColumns: (args: VirtualTableArguments) => periodColumnsOf(args.periodicity),
   completeGrouping: (columns, args) =>
     withTypeColumns(args.periodicity === undefined || columns.includes('Account_Key') ? columns : ['Account_Key', ...columns]),
-  async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall, run: SqlRunner): Promise<Statement> {
     const reader = await AccountingReader.create(call, run, false)
     const tables = reader.tables
     const inner = perAccountGroup(call, false)
@@ -37,7 +37,7 @@ export const accountingBalanceAndTurnovers: VirtualTable = {
     const finals = tables.resources.flatMap((resource, i) => {
       const opening = (v: V) => v(`_O${i}`)
       const closing = (v: V) => sql`(${v(`_O${i}`)} + ${v(`_D${i}`)} - ${v(`_C${i}`)})`
-      const sides = (name: string, balance: (v: V) => SqlFragment) => [
+      const sides = (name: string, balance: (v: V) => Statement) => [
         { name, value: balance },
         { name: `${name}Dr`, value: (v: V) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Dr') },
         { name: `${name}Cr`, value: (v: V) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Cr') },

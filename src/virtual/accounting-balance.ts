@@ -14,7 +14,7 @@ import { balanceSideValue, fromAccountRows } from './accounting-sides.js'
 import type { ConditionContext } from './condition.js'
 import type { RegisterTables } from './register-tables.js'
 import type { SqlRunner } from './sql-runner.js'
-import { sql, type SqlFragment } from '../sql/sql-template.js'
+import { sql, type Statement } from '../sql/sql-template.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
@@ -61,7 +61,7 @@ export const accountingBalance: VirtualTable = {
   ...accountingGrouped(false),
   periodColumns: () => [],
   completeGrouping: (columns) => withTypeColumns(columns),
-  async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall, run: SqlRunner): Promise<Statement> {
     const reader = await AccountingReader.create(call, run, false)
     const tables = reader.tables
     const inner = perAccountGroup(call, false)
@@ -74,20 +74,20 @@ export const accountingBalance: VirtualTable = {
     const perAccount = combine(
       parts,
       inner,
-      tables.resources.map((_, i) => ({ name: `_b${i}`, value: (v: (name: string) => SqlFragment) => v(`_b${i}`) })),
+      tables.resources.map((_, i) => ({ name: `_b${i}`, value: (v: (name: string) => Statement) => v(`_b${i}`) })),
       true,
     )
     const finals = tables.resources.flatMap((resource, i) => {
-      const balance = (v: (name: string) => SqlFragment) => sql`${v(`_b${i}`)}`
+      const balance = (v: (name: string) => Statement) => sql`${v(`_b${i}`)}`
       return [
         { name: `${resource}Balance`, value: balance },
         {
           name: `${resource}BalanceDr`,
-          value: (v: (name: string) => SqlFragment) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Dr'),
+          value: (v: (name: string) => Statement) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Dr'),
         },
         {
           name: `${resource}BalanceCr`,
-          value: (v: (name: string) => SqlFragment) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Cr'),
+          value: (v: (name: string) => Statement) => balanceSideValue(tables, v('Account_Key'), balance(v), 'Cr'),
         },
       ]
     })

@@ -22,7 +22,7 @@
 import { EMPTY_GUID } from '../model/model.js'
 import type { VirtualTableSignature } from '../model/virtual-tables.js'
 import { columnMap, type QueryableSource, type SourceColumn, type SourceNavigation } from '../odata/bind/index.js'
-import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { column, id, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import { creditColumn, debitColumn } from '../store/totals.js'
 import { totalsRangeOf, type Flow, type PartsReader } from './accumulation-parts.js'
 import { chosenKinds, extDimensionCount, inAccounts, selectedAccounts } from './accounting-arguments.js'
@@ -127,7 +127,7 @@ export function bindSideCondition(
 /** One side of the entries, or one view of the totals: the SELECT list items, each under its result name. */
 interface Item {
   readonly name: string
-  readonly value: SqlFragment
+  readonly value: Statement
 }
 
 export class AccountingReader implements PartsReader {
@@ -185,15 +185,15 @@ export class AccountingReader implements PartsReader {
     return totalsRangeOf(this, this.tables.totalsTable, run)
   }
 
-  movementFlow(flow: Flow, resource: string): SqlFragment {
+  movementFlow(flow: Flow, resource: string): Statement {
     return this.flow(flow, resource)
   }
 
-  totalsFlow(flow: Flow, resource: string): SqlFragment {
+  totalsFlow(flow: Flow, resource: string): Statement {
     return this.flow(flow, resource)
   }
 
-  private flow(flow: Flow, resource: string): SqlFragment {
+  private flow(flow: Flow, resource: string): Statement {
     const dr = column(M, debitColumn(resource))
     const cr = column(M, creditColumn(resource))
     switch (flow) {
@@ -213,7 +213,7 @@ export class AccountingReader implements PartsReader {
   private extItems(
     prefix: '' | 'Balanced',
     kinds: readonly string[] | undefined,
-    account: SqlFragment,
+    account: Statement,
     stored: (position: number) => { value: string; type: string },
   ): Item[] {
     const names = extDimensionNames(prefix, extDimensionCount(this.tables, kinds))
@@ -254,7 +254,7 @@ export class AccountingReader implements PartsReader {
   }
 
   /** One side of the movements as a SELECT, with the part's conditions and the account filters inside. */
-  private side(side: 'Dr' | 'Cr', where: readonly SqlFragment[]): SqlFragment {
+  private side(side: 'Dr' | 'Cr', where: readonly Statement[]): Statement {
     const other = side === 'Dr' ? 'Cr' : 'Dr'
     const account = column(M, `Account${side}_Key`)
     const otherAccount = column(M, `Account${other}_Key`)
@@ -290,11 +290,11 @@ export class AccountingReader implements PartsReader {
         )
   }
 
-  movements(where: readonly SqlFragment[]): SqlFragment {
+  movements(where: readonly Statement[]): Statement {
     return sql`(${this.side('Dr', where)} UNION ALL ${this.side('Cr', where)})`
   }
 
-  totals(): SqlFragment {
+  totals(): Statement {
     const account = column(M, 'Account_Key')
     const items: Item[] = [
       { name: 'Period', value: column(M, 'Period') },

@@ -6,12 +6,12 @@
 //
 // A balance whose rows do not name the account (`Balance()?$select=AmountBalanceDr`) is the sum over
 // the accounts of each account's own sides: the rows are made per account first and summed after.
-import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { column, id, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import { inAccounts } from './accounting-arguments.js'
 import type { AccountingTables } from './register-tables.js'
 
 /** The Dr or Cr side of a balance `balance` (Dr − Cr) of the account in `account`. */
-export function balanceSideValue(tables: AccountingTables, account: SqlFragment, balance: SqlFragment, which: 'Dr' | 'Cr'): SqlFragment {
+export function balanceSideValue(tables: AccountingTables, account: Statement, balance: Statement, which: 'Dr' | 'Cr'): Statement {
   const keysOf = (type: string) => tables.accounts.filter((a) => a.type === type).map((a) => a.key)
   const active = keysOf('Active')
   const passive = keysOf('Passive')
@@ -26,7 +26,7 @@ export function balanceSideValue(tables: AccountingTables, account: SqlFragment,
 export interface FinalColumn {
   readonly name: string
   /** The value from a row of the per-account rows, whose columns are read with `v`. */
-  readonly value: (v: (name: string) => SqlFragment) => SqlFragment
+  readonly value: (v: (name: string) => Statement) => Statement
 }
 
 /**
@@ -35,11 +35,11 @@ export interface FinalColumn {
  * total, when it groups by nothing). Groups whose values are all zero are left out.
  */
 export function fromAccountRows(
-  perAccount: SqlFragment,
+  perAccount: Statement,
   keys: readonly string[],
   accountGrouped: boolean,
   finals: readonly FinalColumn[],
-): SqlFragment {
+): Statement {
   const G = 'g'
   const v = (name: string) => column(G, name)
   const keyItems = keys.map((key) => column(G, key))

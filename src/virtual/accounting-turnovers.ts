@@ -11,12 +11,12 @@ import { AccountingReader, withTypeColumns } from './accounting-reader.js'
 import { accountingGrouped } from './accounting-balance.js'
 import { periodColumnsOf } from './period-columns.js'
 import type { SqlRunner } from './sql-runner.js'
-import { sql, type SqlFragment } from '../sql/sql-template.js'
+import { sql, type Statement } from '../sql/sql-template.js'
 import { periodKeys } from './turnovers.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
-type V = (name: string) => SqlFragment
+type V = (name: string) => Statement
 
 /** The call reads the corresponding side: it groups by it, or a condition names it. */
 function readsCorrespondence(call: VirtualTableCall): boolean {
@@ -32,7 +32,7 @@ export const accountingTurnovers: VirtualTable = {
   ...accountingGrouped(true),
   periodColumns: (args: VirtualTableArguments) => periodColumnsOf(args.periodicity),
   completeGrouping: (columns) => withTypeColumns(columns),
-  async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall, run: SqlRunner): Promise<Statement> {
     const reader = await AccountingReader.create(call, run, readsCorrespondence(call))
     const resources = reader.tables.resources
     const values = resources.flatMap((resource, i) => [

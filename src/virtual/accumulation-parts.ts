@@ -19,13 +19,13 @@ import { ALL_TIME_PERIOD, expenseColumn, receiptColumn } from '../store/totals.j
 import type { SqlRunner } from './sql-runner.js'
 import { addSeconds, isMonthStart, nextPeriodStart, periodStart } from './period-start.js'
 import type { AccumulationTables } from './register-tables.js'
-import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { column, id, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import type { VirtualTableCall } from './virtual-table.js'
 
 /** A grouping key of a part: a value per row (grouped) or a constant (not grouped). */
 export interface PartKey {
   readonly name: string
-  readonly value: SqlFragment
+  readonly value: Statement
   readonly constant?: boolean
 }
 
@@ -79,15 +79,15 @@ export interface PartsReader {
   /** Totals serve the call (the register keeps them and nothing the call filters or groups by is missing from them). */
   readonly totalsUsable: boolean
   /** The movements as a FROM item; `where` are the conditions the part puts on them (the reader may push them inside). */
-  movements(where: readonly SqlFragment[]): SqlFragment
+  movements(where: readonly Statement[]): Statement
   /** The totals as a FROM item (columns under the result's names, `Period` the month or ALL_TIME_PERIOD). */
-  totals(): SqlFragment
+  totals(): Statement
   /** The first and last month the totals hold, for choosing a balance's side. */
   totalsRange(run: SqlRunner): Promise<{ first: string | undefined; last: string | undefined }>
   /** A resource's flow per movement row. */
-  movementFlow(flow: Flow, resource: string): SqlFragment
+  movementFlow(flow: Flow, resource: string): Statement
   /** A resource's flow per totals row (`allTime`: of the all-time row). */
-  totalsFlow(flow: Flow, resource: string, allTime?: boolean): SqlFragment
+  totalsFlow(flow: Flow, resource: string, allTime?: boolean): Statement
   /** True when, grouped by these columns, every totals row of one period is a group of its own. */
   totalsRowsAreGroups(group: readonly string[]): boolean
   /** True when each movement is one row of `movements` (so recorder and line identify a row). */
@@ -107,7 +107,7 @@ export function totalsRangeOf(
     const table = id(totalsTable)
     const period = id('Period')
     const query = sql`SELECT (SELECT MIN(${period}) FROM ${table}), (SELECT MAX(${period}) FROM ${table} WHERE ${period} < ${ALL_TIME_PERIOD})`
-    range = run({ sql: query.text, parameters: query.parameters }).then((rows) => {
+    range = run(query).then((rows) => {
       const [first, last] = (rows[0] ?? []) as (string | null)[]
       return { first: first ?? undefined, last: last ?? undefined }
     })
@@ -138,7 +138,7 @@ export class AccumulationReader implements PartsReader {
   }
 
   /** The movements as a FROM item (the table, or the rows the Condition keeps); the part applies `where`. */
-  movements(): SqlFragment {
+  movements(): Statement {
     const table = this.tables.records.table
     const condition = this.call.condition
     if (condition === undefined) return id(table)
@@ -146,7 +146,7 @@ export class AccumulationReader implements PartsReader {
     return sql`(${condition.over(table, columns)})`
   }
 
-  totals(): SqlFragment {
+  totals(): Statement {
     const table = this.tables.totalsTable!
     const condition = this.call.condition
     if (condition === undefined) return id(table)
@@ -164,7 +164,7 @@ export class AccumulationReader implements PartsReader {
   }
 
   /** A resource's flow per movement row. */
-  movementFlow(flow: Flow, resource: string): SqlFragment {
+  movementFlow(flow: Flow, resource: string): Statement {
     const value = column(M, resource)
     if (!this.balanceKind) return value
     const receipt = sql`${column(M, 'RecordType')} = 'Receipt'`
@@ -179,7 +179,7 @@ export class AccumulationReader implements PartsReader {
   }
 
   /** A resource's flow per totals month row (the all-time row has its own: receipts minus expenses). */
-  totalsFlow(flow: Flow, resource: string, allTime = false): SqlFragment {
+  totalsFlow(flow: Flow, resource: string, allTime = false): Statement {
     switch (flow) {
       case 'net':
         return allTime ? sql`${column(M, receiptColumn(resource))} - ${column(M, expenseColumn(resource))}` : column(M, resource)
@@ -198,13 +198,13 @@ export class AccumulationReader implements PartsReader {
  * query the optimizer can merge into the one around it and read in index order.
  */
 function part(
-  from: SqlFragment,
-  where: readonly SqlFragment[],
+  from: Statement,
+  where: readonly Statement[],
   keys: readonly PartKey[],
   values: readonly Summed[],
   layout: PartLayout,
   unique = false,
-): SqlFragment {
+): Statement {
   const items = [
     ...keys.map((key) => sql`${key.value} AS ${id(key.name)}`),
     ...layout.values.map((value, i) => sql`${unique ? values[i]!.row : values[i]!.summed} AS ${id(value.name)}`),
@@ -222,15 +222,15 @@ function part(
 
 /** A value of a part, as the sum over a group's rows and as one row's own value. */
 interface Summed {
-  readonly summed: SqlFragment
-  readonly row: SqlFragment
+  readonly summed: Statement
+  readonly row: Statement
 }
 
 function groupKeys(layout: PartLayout): PartKey[] {
   return [...layout.constants, ...layout.group.map((name) => ({ name, value: column(M, name) }))]
 }
 
-function summed(layout: PartLayout, flowOf: (value: PartValue) => SqlFragment, sign: 1 | -1 = 1): Summed[] {
+function summed(layout: PartLayout, flowOf: (value: PartValue) => Statement, sign: 1 | -1 = 1): Summed[] {
   return layout.values.map((value) => {
     if (value.flow === undefined) return { summed: raw('0'), row: raw('0') }
     const flow = flowOf(value)
@@ -249,9 +249,9 @@ function movementPart(
   reader: PartsReader,
   layout: PartLayout,
   keys: readonly PartKey[],
-  bounds: readonly SqlFragment[],
+  bounds: readonly Statement[],
   sign: 1 | -1 = 1,
-): SqlFragment {
+): Statement {
   const values = summed(layout, (value) => reader.movementFlow(value.flow!, value.resource!), sign)
   const byRecord = reader.rowPerMovement && keys.some((key) => key.name === 'Recorder') && keys.some((key) => key.name === 'LineNumber')
   const where = [active, ...bounds]
@@ -288,12 +288,7 @@ export function balanceSide(
  * The balance of each group at the moment `at` (movements with `Period < at`; all of them when `at` is
  * undefined), as parts whose values are the layout's `net` flows.
  */
-export async function balanceParts(
-  reader: PartsReader,
-  at: string | undefined,
-  layout: PartLayout,
-  run: SqlRunner,
-): Promise<SqlFragment[]> {
+export async function balanceParts(reader: PartsReader, at: string | undefined, layout: PartLayout, run: SqlRunner): Promise<Statement[]> {
   const keys = groupKeys(layout)
   if (!reader.totalsUsable) return [movementPart(reader, layout, keys, at === undefined ? [] : [periodBefore(at)])]
   const totals = reader.totals()
@@ -310,7 +305,7 @@ export async function balanceParts(
   const monthStart = monthOf(at)
   const followingMonth = isMonthStart(at) ? monthStart : nextMonth(at)
   const side = balanceSide(at, await reader.totalsRange(run))
-  const monthParts = (bounds: SqlFragment[], sign: 1 | -1) =>
+  const monthParts = (bounds: Statement[], sign: 1 | -1) =>
     part(
       totals,
       bounds,
@@ -340,7 +335,7 @@ export function turnoverParts(
   end: string | undefined,
   layout: PartLayout,
   periodKeys: (on: 'movements' | 'totals') => readonly PartKey[] | undefined,
-): SqlFragment[] {
+): Statement[] {
   const movementKeys = [...layout.constants, ...periodKeys('movements')!, ...groupKeys({ ...layout, constants: [] })]
   const totalsPeriodKeys = reader.totalsUsable ? periodKeys('totals') : undefined
   const inRange = (from: string | undefined, through: string | undefined) => [
@@ -390,11 +385,11 @@ export function turnoverParts(
  * whose final values are all 0 are left out.
  */
 export function combine(
-  parts: readonly SqlFragment[],
+  parts: readonly Statement[],
   keys: readonly string[],
-  finals: readonly { name: string; value: (v: (name: string) => SqlFragment) => SqlFragment }[],
+  finals: readonly { name: string; value: (v: (name: string) => Statement) => Statement }[],
   nonZero: boolean,
-): SqlFragment {
+): Statement {
   const U = 'u'
   const keyItems = keys.map((key) => column(U, key))
   if (parts.length === 1 && keys.length > 0) {

@@ -18,12 +18,12 @@ import type { SqlRunner } from './sql-runner.js'
 import { AccumulationReader, balanceParts, combine, turnoverParts, type PartKey, type PartsReader } from './accumulation-parts.js'
 import { emptyPeriodValue, isDateTimePeriodColumn, movementColumnsFilledBy, periodColumnsOf } from './period-columns.js'
 import type { RegisterTables } from './register-tables.js'
-import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { column, id, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import { periodKeys } from './turnovers.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
-export type V = (name: string) => SqlFragment
+export type V = (name: string) => Statement
 
 export const balanceAndTurnovers: VirtualTable = {
   name: 'BalanceAndTurnovers',
@@ -31,7 +31,7 @@ export const balanceAndTurnovers: VirtualTable = {
   groupableColumns: (tables: RegisterTables) => tables.dimensions,
   periodColumns: (args: VirtualTableArguments) => periodColumnsOf(args.periodicity),
   conditionColumns: (args: VirtualTableArguments) => movementColumnsFilledBy(args.periodicity),
-  async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall, run: SqlRunner): Promise<Statement> {
     const reader = new AccumulationReader(call)
     const finals = (resource: string, i: number) => [
       { name: `${resource}OpeningBalance`, value: (v: V) => v(`_o${i}`) },
@@ -55,9 +55,9 @@ export async function openingAndTurnovers(
   resources: readonly string[],
   call: VirtualTableCall,
   group: readonly string[],
-  finalsOf: (resource: string, i: number) => { name: string; value: (v: V) => SqlFragment }[],
+  finalsOf: (resource: string, i: number) => { name: string; value: (v: V) => Statement }[],
   run: SqlRunner,
-): Promise<SqlFragment> {
+): Promise<Statement> {
   const { startPeriod: start, endPeriod: end } = call.arguments
   const periods = call.periodColumns
   const kind = (value: 0 | 1): PartKey => ({ name: '_k', value: raw(String(value)), constant: true })
@@ -85,17 +85,17 @@ export async function openingAndTurnovers(
  * running sum, the opening-only rows kept where alone.
  */
 function byPeriods(
-  sides: readonly (readonly SqlFragment[])[],
+  sides: readonly (readonly Statement[])[],
   periods: readonly string[],
   group: readonly string[],
   resourceCount: number,
-  finals: readonly { name: string; value: (v: V) => SqlFragment }[],
+  finals: readonly { name: string; value: (v: V) => Statement }[],
   start: string | undefined,
-): SqlFragment {
+): Statement {
   const indexes = Array.from({ length: resourceCount }, (_, i) => i)
   const keys = ['_k', ...periods, ...group]
   const sums = indexes.flatMap((i) => [`_o${i}`, `_i${i}`, `_e${i}`])
-  const summedSide = (parts: readonly SqlFragment[]) =>
+  const summedSide = (parts: readonly Statement[]) =>
     parts.length === 1
       ? parts[0]!
       : sql`SELECT ${join([...keys.map((k) => column('u', k)), ...sums.map((s) => sql`SUM(${column('u', s)}) AS ${id(s)}`)])} FROM (${join([...parts], ' UNION ALL ')}) AS u GROUP BY ${join(keys.map((k) => column('u', k)))}`

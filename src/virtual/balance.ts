@@ -6,7 +6,7 @@
 import type { SqlRunner } from './sql-runner.js'
 import { AccumulationReader, balanceParts, combine } from './accumulation-parts.js'
 import type { RegisterTables } from './register-tables.js'
-import type { SqlFragment } from '../sql/sql-template.js'
+import type { Statement } from '../sql/sql-template.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
 export const balance: VirtualTable = {
@@ -15,7 +15,7 @@ export const balance: VirtualTable = {
   groupableColumns: (tables: RegisterTables) => tables.dimensions,
   periodColumns: () => [],
   conditionColumns: () => [],
-  async relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall, run: SqlRunner): Promise<Statement> {
     const reader = new AccumulationReader(call)
     const resources = reader.tables.resources
     const layout = {
@@ -26,7 +26,7 @@ export const balance: VirtualTable = {
     const parts = await balanceParts(reader, call.arguments.period, layout, run)
     const finals = resources.map((resource, i) => ({
       name: `${resource}Balance`,
-      value: (v: (name: string) => SqlFragment) => v(`_b${i}`),
+      value: (v: (name: string) => Statement) => v(`_b${i}`),
     }))
     return combine(parts, call.groupColumns, finals, true)
   },

@@ -30,7 +30,7 @@ import {
 import { parseFilter, type CommonExpressionNode, type ExpressionLimits } from '../odata/expression/index.js'
 import { QueryCompiler } from '../sql/query-compiler.js'
 import { namesInFilter } from './query-names.js'
-import { fragment, type SqlFragment } from '../sql/sql-template.js'
+import type { Statement } from '../sql/sql-template.js'
 
 export interface ConditionContext {
   readonly resolve: BindContext['resolve']
@@ -103,7 +103,7 @@ export class RecordCondition {
    * The rows of `table` (a table, or SQL of a derived one) for which the condition holds, with the given
    * columns (a derived relation). It must have every column the condition reads, under the records' names.
    */
-  over(table: string | SqlFragment, outputColumns: readonly string[]): SqlFragment {
+  over(table: string | Statement, outputColumns: readonly string[]): Statement {
     const byName = new Map<string, SourceColumn>()
     for (const name of [...outputColumns, ...this.columns]) {
       byName.set(name, this.records.columnByName.get(name) ?? syntheticColumn(name, name, 'Edm.Decimal'))
@@ -121,7 +121,7 @@ export class RecordCondition {
     }
     const source: QueryableSource = {
       name: this.records.name,
-      relation: typeof table === 'string' ? { kind: 'table', table } : { kind: 'derived', sql: table.text, parameters: table.parameters },
+      relation: typeof table === 'string' ? { kind: 'table', table } : { kind: 'derived', statement: table },
       columns,
       columnByName,
       navigationByName: navigations,
@@ -132,7 +132,7 @@ export class RecordCondition {
     const scope = QueryScope.over(source)
     const predicate: BoundExpression = bindFilter(this.node, scope.root, this.context)
     const output = outputColumns.map((name) => ({ expression: BoundProperty.create(scope.root, byName.get(name)!), alias: name }))
-    return fragment(new QueryCompiler().compileSelect({ scope, columns: output, where: [predicate] }))
+    return new QueryCompiler().compileSelect({ scope, columns: output, where: [predicate] })
   }
 }
 

@@ -5,7 +5,7 @@
 // predefined by the configuration, so the rows come from the model; the function takes no parameters,
 // and a `$filter` on `Account_Key` or `Account/Code` chooses accounts. Rows are not grouped; their key is
 // (Account_Key, LineNumber).
-import { join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { join, raw, sql, type Statement } from '../sql/sql-template.js'
 import { accountingTables } from './accounting-reader.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
@@ -16,7 +16,7 @@ export const extDimensions: VirtualTable = {
   periodColumns: () => [],
   conditionColumns: () => [],
   rowKey: () => ['Account_Key', 'LineNumber'],
-  async relation(call: VirtualTableCall): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall): Promise<Statement> {
     const tables = accountingTables(call.tables)
     const rows = tables.accounts.flatMap((account) =>
       account.extDimensions.map((kind, i) => {

@@ -4,7 +4,7 @@
 import { EMPTY_GUID } from '../model/model.js'
 import { PERIOD_KINDS, type Periodicity } from '../model/virtual-tables.js'
 import { periodStartSql, type PeriodKind } from './period-start.js'
-import { column, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { column, raw, sql, type Statement } from '../sql/sql-template.js'
 
 /** The movement columns `Recorder` and `Record` fill (and `Auto`, with every `<Kind>Period`). */
 const BY_RECORDER = ['Period', 'Recorder', 'Recorder_Type'] as const
@@ -40,7 +40,7 @@ export function alignedToMonths(periodicity: Periodicity | undefined): boolean {
 }
 
 /** The value of a period column for a row whose period is `periodColumn` (SQL text of a DATETIME or DATE). */
-export function periodValue(name: string, periodColumn: string, alias: string, start: string | undefined): SqlFragment {
+export function periodValue(name: string, periodColumn: string, alias: string, start: string | undefined): Statement {
   if (name.endsWith('Period') && name !== 'Period') {
     const kind = name.slice(0, -'Period'.length) as PeriodKind
     const startOfPeriod = raw(periodStartSql(kind, periodColumn))
@@ -55,7 +55,7 @@ export function periodValue(name: string, periodColumn: string, alias: string, s
  * empty reference is written, decisions.md §3), an empty type, line 0 — and NULL for a date-time, which
  * the caller replaces with the first period.
  */
-export function emptyPeriodValue(name: string): SqlFragment {
+export function emptyPeriodValue(name: string): Statement {
   if (name === 'Recorder') return raw(`'${EMPTY_GUID}'`)
   if (name === 'Recorder_Type') return raw("''")
   if (name === 'LineNumber') return raw('0')

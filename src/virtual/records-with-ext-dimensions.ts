@@ -8,7 +8,7 @@
 // 100`). `Top` keeps the first rows in that order (0: all); `Order` is parsed and checked — a list of
 // `<property> [asc|desc]` naming single properties of the result — but not applied (§4.2 rule 2).
 import { ODataError } from '../errors.js'
-import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { column, id, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import type { RegisterTables } from './register-tables.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
@@ -50,7 +50,7 @@ export const recordsWithExtDimensions: VirtualTable = {
         tables.records.properties.filter((p) => p.name !== 'Active').map((p) => p.name),
       )
   },
-  async relation(call: VirtualTableCall): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall): Promise<Statement> {
     const records = call.tables.records
     const M = 'm'
     const { startPeriod: start, endPeriod: end, top } = call.arguments

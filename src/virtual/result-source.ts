@@ -10,10 +10,10 @@
 // Row key and default order: the grouping key, period columns first (decisions.md §6); for slices, the
 // register's key (Period and dimensions).
 import { columnMap, type QueryableSource, type SourceColumn, type SourceNavigation } from '../odata/bind/index.js'
-import type { SqlFragment } from '../sql/sql-template.js'
+import type { Statement } from '../sql/sql-template.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
-export function resultSource(call: VirtualTableCall, relation: SqlFragment, table: VirtualTable): QueryableSource {
+export function resultSource(call: VirtualTableCall, relation: Statement, table: VirtualTable): QueryableSource {
   const grouped = table.grouped
   const filled = new Set([...call.periodColumns, ...call.groupColumns, ...call.valueColumns])
   const columns: SourceColumn[] = call.signature.resultProperties
@@ -41,7 +41,7 @@ export function resultSource(call: VirtualTableCall, relation: SqlFragment, tabl
   const rowKey = keyNames.map((name) => byName.get(name)!).filter((column) => column !== undefined)
   return Object.freeze({
     name: call.signature.resultType,
-    relation: { kind: 'derived' as const, sql: relation.text, parameters: relation.parameters },
+    relation: { kind: 'derived' as const, statement: relation },
     columns,
     columnByName: byName,
     navigationByName: navigations,

@@ -12,7 +12,7 @@
 // SQL: the greatest (least) period per combination, joined back to the records on the combination and
 // the period — the primary key (dimensions…, Period) serves both sides.
 import type { InformationTables, RegisterTables } from './register-tables.js'
-import { column, id, join, raw, sql, type SqlFragment } from '../sql/sql-template.js'
+import { column, id, join, raw, sql, type Statement } from '../sql/sql-template.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
 export function sliceTable(name: 'SliceLast' | 'SliceFirst'): VirtualTable {
@@ -26,7 +26,7 @@ export function sliceTable(name: 'SliceLast' | 'SliceFirst'): VirtualTable {
       'Period',
       ...tables.records.properties.filter((p) => p.role === 'attribute').map((p) => p.name),
     ],
-    async relation(call: VirtualTableCall): Promise<SqlFragment> {
+    async relation(call: VirtualTableCall): Promise<Statement> {
       const tables = call.tables as InformationTables
       const over = call.arguments.dimensions ?? tables.dimensions
       const columns = tables.records.properties.map((p) => p.column)

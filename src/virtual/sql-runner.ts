@@ -2,7 +2,6 @@
 // month of the totals, the accounts an AccountCondition selects): the caller hands one in, so that
 // src/virtual reads the store without knowing the service's query pipeline. Rows are arrays in the order
 // of the SELECT list.
-export type SqlRunner = (query: {
-  readonly sql: string
-  readonly parameters: readonly unknown[]
-}) => Promise<readonly (readonly unknown[])[]>
+import type { Statement } from '../statement.js'
+
+export type SqlRunner = (query: Statement) => Promise<readonly (readonly unknown[])[]>

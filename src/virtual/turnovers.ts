@@ -8,7 +8,7 @@ import type { VirtualTableArguments } from './virtual-table-arguments.js'
 import { AccumulationReader, combine, turnoverParts, type PartKey, type PartValue } from './accumulation-parts.js'
 import { alignedToMonths, movementColumnsFilledBy, periodColumnsOf, periodValue } from './period-columns.js'
 import type { RegisterTables } from './register-tables.js'
-import { column, sql, type SqlFragment } from '../sql/sql-template.js'
+import { column, sql, type Statement } from '../sql/sql-template.js'
 import type { VirtualTable, VirtualTableCall } from './virtual-table.js'
 
 /** The period columns' values per movement, and per totals month when the periodicity allows it. */
@@ -38,11 +38,11 @@ export const turnovers: VirtualTable = {
   groupableColumns: (tables: RegisterTables) => tables.dimensions,
   periodColumns: (args: VirtualTableArguments) => periodColumnsOf(args.periodicity),
   conditionColumns: (args: VirtualTableArguments) => movementColumnsFilledBy(args.periodicity),
-  async relation(call: VirtualTableCall): Promise<SqlFragment> {
+  async relation(call: VirtualTableCall): Promise<Statement> {
     const reader = new AccumulationReader(call)
     const layout = { constants: [], group: call.groupColumns, values: turnoverValues(reader) }
     const parts = turnoverParts(reader, call.arguments.startPeriod, call.arguments.endPeriod, layout, periodKeys(call))
-    type V = (name: string) => SqlFragment
+    type V = (name: string) => Statement
     const finals = reader.tables.resources.flatMap((resource, i) =>
       reader.balanceKind
         ? [

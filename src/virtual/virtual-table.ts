@@ -17,7 +17,7 @@ import type { VirtualTableName, VirtualTableSignature } from '../model/virtual-t
 import type { SqlRunner } from './sql-runner.js'
 import type { ConditionContext, RecordCondition } from './condition.js'
 import type { RegisterTables } from './register-tables.js'
-import type { SqlFragment } from '../sql/sql-template.js'
+import type { Statement } from '../sql/sql-template.js'
 import type { VirtualTableArguments } from './virtual-table-arguments.js'
 
 /** Everything an implementation needs to make the rows of one call. */
@@ -54,7 +54,7 @@ export interface VirtualTable {
   /** Record columns a Condition may name besides the groupable ones (§4.2 rule 1: only what the function fills). */
   conditionColumns(args: VirtualTableArguments, tables: RegisterTables): readonly string[]
   /** The rows of a call: SQL whose columns are the period, group and value columns, named as in the result type. */
-  relation(call: VirtualTableCall, run: SqlRunner): Promise<SqlFragment>
+  relation(call: VirtualTableCall, run: SqlRunner): Promise<Statement>
   /** Checks of the arguments the shared parser cannot make (400 InvalidParameter). */
   checkArguments?(args: VirtualTableArguments, tables: RegisterTables): void
   /** Binds the Condition when the records it reads are not the register's record set as stored. */

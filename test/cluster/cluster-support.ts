@@ -274,7 +274,7 @@ export async function nodeState(node: number, database: string, model: ServiceMo
     const totals: Record<string, string[]> = {}
     const recomputed: Record<string, string[]> = {}
     for (const statement of recomputeTotalsStatements(model)) {
-      const insert = /^INSERT INTO (`[^`]+`) \(([^)]*)\) (SELECT[\s\S]*)$/.exec(statement.sql)
+      const insert = /^INSERT INTO (`[^`]+`) \(([^)]*)\) (SELECT[\s\S]*)$/.exec(statement.text)
       if (!insert) continue
       const [, table, columns, select] = insert
       // Resources are the Quantity… and Amount… columns of the demo's registers; the rest is the key.
@@ -284,7 +284,7 @@ export async function nodeState(node: number, database: string, model: ServiceMo
         keyColumns,
       )
       recomputed[table!] = rowsText(
-        (await connection.query({ sql: select!, rowsAsArray: true }, statement.values))[0] as unknown[][],
+        (await connection.query({ sql: select!, rowsAsArray: true }, [...statement.parameters]))[0] as unknown[][],
         keyColumns,
       )
     }

@@ -17,6 +17,7 @@ import { containsPattern, endsWithPattern, escapeLikeValue, startsWithPattern } 
 import { entitySetSources } from '../../src/sql/entity-set-sources.js'
 import { QueryCompiler } from '../../src/sql/query-compiler.js'
 import type { SelectPlan } from '../../src/sql/select-plan.js'
+import type { Statement } from '../../src/statement.js'
 import { migrate } from '../../src/store/migrate.js'
 import { createTestDatabase } from '../support/test-database.js'
 import { keysetCondition } from '../../src/service/read/keyset-condition.js'
@@ -36,10 +37,10 @@ function compileFilter(setName: string, text: string, extra: Partial<SelectPlan>
   return new QueryCompiler().compileSelect({ scope, columns, where: [where], ...extra })
 }
 
-async function runs(t: Test, query: { sql: string; parameters: readonly unknown[] }) {
+async function runs(t: Test, query: Statement) {
   await t.resolves(
-    database.pool.query({ sql: query.sql, rowsAsArray: true }, query.parameters as unknown[]),
-    `runs: ${query.sql.slice(0, 120)}`,
+    database.pool.query({ sql: query.text, rowsAsArray: true }, query.parameters as unknown[]),
+    `runs: ${query.text.slice(0, 120)}`,
   )
 }
 
@@ -153,7 +154,7 @@ const CASES: [string, string, string, unknown[]][] = [
 t.test('exact SQL and parameters, and the server accepts it', async (t) => {
   for (const [set, filter, expectedSql, expectedParameters] of CASES) {
     const compiled = compileFilter(set, filter)
-    t.equal(compiled.sql, expectedSql, filter)
+    t.equal(compiled.text, expectedSql, filter)
     t.same(compiled.parameters, expectedParameters, `${filter}: parameters`)
     await runs(t, compiled)
   }
@@ -181,7 +182,7 @@ t.test('ORDER BY, LIMIT, OFFSET, keyset conditions', async (t) => {
     offset: 10,
   })
   t.equal(
-    compiled.sql,
+    compiled.text,
     'SELECT t0.`Recorder` FROM `ar_Stock` AS t0 WHERE (((t0.`Period` < CAST(? AS DATETIME(6))) OR ((t0.`Period` = CAST(? AS DATETIME(6))) AND (t0.`Recorder` > ?))) OR (((t0.`Period` = CAST(? AS DATETIME(6))) AND (t0.`Recorder` = ?)) AND (t0.`LineNumber` > ?))) ORDER BY t0.`Period` DESC, t0.`Recorder` ASC, t0.`LineNumber` ASC LIMIT ? OFFSET ?',
     'NOT NULL columns need no NULL branches; a constant is no ORDER BY item',
   )
@@ -197,7 +198,7 @@ t.test('ORDER BY, LIMIT, OFFSET, keyset conditions', async (t) => {
   ])
   await runs(t, compiled)
   const counted = new QueryCompiler().compileSelect({ scope, columns: [{ expression: BoundAggregate.COUNT_ROWS }], where: [], offset: 5 })
-  t.equal(counted.sql, 'SELECT COUNT(*) FROM `ar_Stock` AS t0 LIMIT 18446744073709551615 OFFSET ?')
+  t.equal(counted.text, 'SELECT COUNT(*) FROM `ar_Stock` AS t0 LIMIT 18446744073709551615 OFFSET ?')
   await runs(t, counted)
 })
 
@@ -216,7 +217,7 @@ t.test('$apply transformations become derived tables', async (t) => {
     where: [],
   })
   t.equal(
-    compiled.sql,
+    compiled.text,
     'SELECT t0.`c0`, t0.`c1` FROM (SELECT t1.`c0` AS `c0`, t1.`c1` AS `c1` FROM (SELECT t2.`g0` AS `c0`, t2.`a0` AS `c1` FROM (SELECT t4.`Code` AS `g0`, SUM(t3.`c9`) AS `a0` FROM ' +
       '(SELECT t5.`Recorder` AS `c0`, t5.`Recorder_Type` AS `c1`, t5.`LineNumber` AS `c2`, t5.`Period` AS `c3`, t5.`Active` AS `c4`, t5.`RecordType` AS `c5`, t5.`Warehouse_Key` AS `c6`, ' +
       't5.`Product_Key` AS `c7`, t5.`Quantity` AS `c8`, t5.`Amount` AS `c9` FROM `ar_Stock` AS t5 WHERE (t5.`Quantity` > ?)) AS t3 LEFT JOIN `c_Products` AS t4 ON t4.`Ref_Key` = t3.`c7` ' +
@@ -235,8 +236,8 @@ t.test('values never enter the SQL text', async (t) => {
       'Catalog_Products',
       `Code eq ${literal} or contains(Description,${literal}) or Article in (${literal},'x')`,
     )
-    t.notOk(compiled.sql.includes(value) && value.length > 1, `${JSON.stringify(value)} is not in the text`)
-    t.equal(compiled.sql.split('?').length - 1, compiled.parameters.length, 'one placeholder per parameter')
+    t.notOk(compiled.text.includes(value) && value.length > 1, `${JSON.stringify(value)} is not in the text`)
+    t.equal(compiled.text.split('?').length - 1, compiled.parameters.length, 'one placeholder per parameter')
     t.ok(compiled.parameters.includes(value), 'the value is a parameter')
     await runs(t, compiled)
   }
@@ -260,7 +261,7 @@ t.test('LIKE escaping', async (t) => {
     ["contains(Description,'0x')", 1],
   ] as const) {
     const compiled = compileFilter('Catalog_Products', filter)
-    const [rows] = await database.pool.query({ sql: compiled.sql, rowsAsArray: true }, compiled.parameters as unknown[])
+    const [rows] = await database.pool.query({ sql: compiled.text, rowsAsArray: true }, compiled.parameters as unknown[])
     t.equal((rows as unknown[]).length, expected, filter)
   }
 })

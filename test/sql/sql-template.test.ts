@@ -1,8 +1,9 @@
 // The SQL builder: the exact text and parameters of each helper, then the statements run against the
 // real database, so the text is SQL the server accepts and values of any content stay out of the text.
 import t from 'tap'
-import { SqlFragment, column, fragment, id, idList, join, list, raw, rowValues, rowValuesSharing, sql } from '../../src/sql/sql-template.js'
-import { query } from '../../src/store/run-statement.js'
+import { Statement, column, id, idList, join, list, raw, rowValues, sql } from '../../src/sql/sql-template.js'
+import { rowValuesSharing } from '../../src/store/shared-row-values.js'
+import { databaseOf } from '../../src/store/database.js'
 import { createTestDatabase } from '../support/test-database.js'
 
 t.test('values become placeholders in text order; fragments splice in with their own values', async (t) => {
@@ -75,11 +76,12 @@ t.test('rowValuesSharing: a value every row repeats is written once, escaped; th
   t.throws(() => rowValuesSharing([], 2), /empty/)
 })
 
-t.test('fragment() takes a compiled query', async (t) => {
-  const f = fragment({ sql: 'SELECT ?', parameters: [5] })
-  t.ok(f instanceof SqlFragment)
-  t.equal(f.text, 'SELECT ?')
-  t.same(f.parameters, [5])
+t.test('a statement made elsewhere nests with its values in place', async (t) => {
+  const compiled = new Statement('SELECT a FROM t WHERE b = ?', [5])
+  const f = sql`SELECT * FROM (${compiled}) AS x WHERE c IN (${list([6, 7])}) AND d = ${8}`
+  t.ok(f instanceof Statement)
+  t.equal(f.text, 'SELECT * FROM (SELECT a FROM t WHERE b = ?) AS x WHERE c IN (?, ?) AND d = ?')
+  t.same(f.parameters, [5, 6, 7, 8])
 })
 
 t.test('the server accepts the statements, and values of any content stay values', async (t) => {
@@ -87,8 +89,7 @@ t.test('the server accepts the statements, and values of any content stay values
   t.teardown(() => database.drop())
   const pool = database.pool
   const table = 'sql template `test`'
-  await query(
-    pool,
+  await databaseOf(pool).run(
     sql`CREATE TABLE ${id(table)} (${id('k')} VARCHAR(20) PRIMARY KEY, ${id('n')} INT NOT NULL, ${id('s')} VARCHAR(40) NULL)`,
   )
   const hostile = "x'); DROP TABLE t; -- \\ `"
@@ -97,9 +98,8 @@ t.test('the server accepts the statements, and values of any content stay values
     ['b', 2, null],
     ['c', 3, 'three'],
   ]
-  await query(pool, sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValues(rows, 3)}`)
-  const read = await query<{ k: string; n: number; s: string | null }[]>(
-    pool,
+  await databaseOf(pool).run(sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValues(rows, 3)}`)
+  const read = await databaseOf(pool).rows<{ k: string; n: number; s: string | null }>(
     sql`SELECT ${idList(['k', 'n', 's'])} FROM ${id(table)} WHERE ${id('k')} IN (${list(['a', 'b', 'c'])}) AND ${id('n')} >= ${1} ORDER BY ${id('k')}`,
   )
   t.same(
@@ -111,9 +111,8 @@ t.test('the server accepts the statements, and values of any content stay values
     ['d', 4, hostile],
     ['e', 4, hostile],
   ]
-  await query(pool, sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValuesSharing(shared, 3)}`)
-  const again = await query<{ k: string; n: number; s: string | null }[]>(
-    pool,
+  await databaseOf(pool).run(sql`INSERT INTO ${id(table)} (${idList(['k', 'n', 's'])}) VALUES ${rowValuesSharing(shared, 3)}`)
+  const again = await databaseOf(pool).rows<{ k: string; n: number; s: string | null }>(
     sql`SELECT ${idList(['k', 'n', 's'])} FROM ${id(table)} WHERE ${id('k')} IN (${list(['d', 'e'])}) ORDER BY ${id('k')}`,
   )
   t.same(

@@ -10,6 +10,7 @@ import { createPool } from '../../src/store/pool.js'
 import { runInTransaction } from '../../src/store/transaction.js'
 import { startStatementCuttingProxy } from '../support/statement-cutting-proxy.js'
 import { createTestDatabase } from '../support/test-database.js'
+import { Statement } from '../../src/statement.js'
 
 const database = await createTestDatabase('store_database_failures')
 t.teardown(() => database.drop())
@@ -27,8 +28,8 @@ t.test('a lock wait timeout is a 503 LockTimeout to retry, and the write is roll
     // The waiter gives up after one second instead of the server's default fifty.
     await waiter.query('SET SESSION innodb_lock_wait_timeout = 1')
     const failure = await runInTransaction(waiter, async (transaction) => {
-      await transaction.run('INSERT INTO written VALUES (1)')
-      await transaction.run('UPDATE locked SET value = 1 WHERE id = 1')
+      await transaction.run(new Statement('INSERT INTO written VALUES (1)', []))
+      await transaction.run(new Statement('UPDATE locked SET value = 1 WHERE id = 1', []))
     }).then(
       () => undefined,
       (error: unknown) => error,
@@ -116,10 +117,11 @@ t.test('a connection lost while idle in a transaction: the transaction runs agai
     const failures: unknown[] = []
     await runInTransaction(failover, async (transaction) => {
       attempts++
-      await transaction.run(`INSERT INTO idle_lost VALUES (${id}, ${attempts})`)
+      await transaction.run(new Statement(`INSERT INTO idle_lost VALUES (${id}, ${attempts})`, []))
       // The service does something else meanwhile: the connection is closed by the time it comes back.
       await new Promise((resolve) => setTimeout(resolve, 200))
-      if (id === 1) await transaction.run('SELECT 1').catch((error: unknown) => Promise.reject(failures.push(error) && error))
+      if (id === 1)
+        await transaction.run(new Statement('SELECT 1', [])).catch((error: unknown) => Promise.reject(failures.push(error) && error))
     })
     t.equal(await killed, `INSERT INTO idle_lost VALUES (${id}, 1)`, `${where}: the node died after the first attempt's INSERT`)
     t.equal(attempts, 2, `${where}: the transaction ran again`)
@@ -142,11 +144,11 @@ t.test('a connection killed on the server during a statement runs the transactio
   let failure: unknown
   await runInTransaction(pool, async (transaction) => {
     attempts++
-    await transaction.run(`INSERT INTO killed_once VALUES (1, ${attempts})`)
+    await transaction.run(new Statement(`INSERT INTO killed_once VALUES (1, ${attempts})`, []))
     if (attempts > 1) return
     const [rows] = (await transaction.connection.query('SELECT CONNECTION_ID() AS id')) as unknown as [{ id: number }[]]
     // Its failure is taken at once: it may come before the KILL statement's own answer.
-    const sleeping = transaction.run('SELECT SLEEP(5)').then(
+    const sleeping = transaction.run(new Statement('SELECT SLEEP(5)', [])).then(
       () => undefined,
       (error: unknown) => (failure = error),
     )

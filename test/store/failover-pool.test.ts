@@ -8,6 +8,7 @@ import { toODataError } from '../../src/errors.js'
 import { createPool } from '../../src/store/pool.js'
 import { runInTransaction } from '../../src/store/transaction.js'
 import { createTestDatabase } from '../support/test-database.js'
+import { Statement } from '../../src/statement.js'
 
 const database = await createTestDatabase('store_failover_pool')
 t.teardown(() => database.drop())
@@ -30,7 +31,7 @@ t.test('a host that refuses is passed over for the next one, for queries and tra
   t.teardown(() => pool.end())
   const [rows] = (await pool.query('SELECT @@port AS port')) as unknown as [{ port: number }[]]
   t.equal(Number(rows[0]!.port), real.port, 'the query ran on the host that answers')
-  await runInTransaction(pool, (transaction) => transaction.run('INSERT INTO seen VALUES (1, @@port)'))
+  await runInTransaction(pool, (transaction) => transaction.run(new Statement('INSERT INTO seen VALUES (1, @@port)', [])))
   const [written] = (await database.pool.query('SELECT port FROM seen WHERE id = 1')) as unknown as [{ port: number }[]]
   t.equal(Number(written[0]!.port), real.port, 'the transaction committed there')
   const [execRows] = (await pool.execute('SELECT ? AS v', [7])) as unknown as [{ v: number }[]]

@@ -4,16 +4,16 @@
 import t from 'tap'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { id, raw, rowValues, sql } from '../../src/sql/sql-template.js'
-import { RowSource, streamStatistics } from '../../src/store/row-source.js'
-import { query } from '../../src/store/run-statement.js'
+import { streamStatistics } from '../../src/store/row-source.js'
+import { databaseOf } from '../../src/store/database.js'
+import { readAllRows } from '../support/read-all-rows.js'
 import { createTestDatabase } from '../support/test-database.js'
 
 const database = await createTestDatabase('store_row_source')
 t.teardown(() => database.drop())
 const pool = database.pool
-await query(pool, sql`CREATE TABLE ${id('n')} (${id('i')} INT NOT NULL PRIMARY KEY)`)
-await query(
-  pool,
+await databaseOf(pool).run(sql`CREATE TABLE ${id('n')} (${id('i')} INT NOT NULL PRIMARY KEY)`)
+await databaseOf(pool).run(
   sql`INSERT INTO ${id('n')} (${id('i')}) VALUES ${rowValues(
     Array.from({ length: 1000 }, (_, i) => [i]),
     1,
@@ -25,37 +25,25 @@ await query(
  * statement cannot end by itself while the test runs); the comment finds it in the process list.
  */
 function billion(marker: string) {
-  const statement = sql`SELECT a.${id('i')}, b.${id('i')}, c.${id('i')} FROM ${id('n')} AS a CROSS JOIN ${id('n')} AS b CROSS JOIN ${id('n')} AS c WHERE a.${id('i')} >= ${0} /* ${raw(marker)} */`
-  return { sql: statement.text, values: statement.parameters }
+  return sql`SELECT a.${id('i')}, b.${id('i')}, c.${id('i')} FROM ${id('n')} AS a CROSS JOIN ${id('n')} AS b CROSS JOIN ${id('n')} AS c WHERE a.${id('i')} >= ${0} /* ${raw(marker)} */`
 }
 
 async function threadOf(marker: string): Promise<number | undefined> {
-  const rows = await query<{ id: number }[]>(
-    pool,
+  const rows = await databaseOf(pool).rows<{ id: number }>(
     sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE INFO LIKE ${`%${marker}%`} AND ID <> CONNECTION_ID()`,
   )
   return rows[0] === undefined ? undefined : Number(rows[0].id)
 }
 
 async function threadAlive(thread: number): Promise<boolean> {
-  const rows = await query<unknown[]>(pool, sql`SELECT ID FROM information_schema.PROCESSLIST WHERE ID = ${thread}`)
+  const rows = await databaseOf(pool).rows<unknown>(sql`SELECT ID FROM information_schema.PROCESSLIST WHERE ID = ${thread}`)
   return rows.length > 0
-}
-
-async function readAll(source: RowSource): Promise<unknown[][]> {
-  const rows: unknown[][] = []
-  for (;;) {
-    const row = source.read()
-    if (row !== null) rows.push(row)
-    else if (source.ended) return rows
-    else await source.wait()
-  }
 }
 
 t.test('a reader that stops reading stalls the statement; closing with rows unread stops it and destroys the connection', async (t) => {
   const marker = 'row-source test: given up'
   const pulledBefore = streamStatistics.rowsPulled
-  const source = (await RowSource.open(pool, billion(marker)))!
+  const source = (await databaseOf(pool).open(billion(marker)))!
   let taken = 0
   while (taken < 10) {
     if (source.read() === null) await source.wait()
@@ -81,29 +69,31 @@ t.test('a reader that stops reading stalls the statement; closing with rows unre
 t.test('a result read to its end gives its connection back alive', async (t) => {
   const marker = 'row-source test: read whole'
   const small = sql`SELECT ${id('i')} FROM ${id('n')} WHERE ${id('i')} < ${5} ORDER BY ${id('i')} /* ${raw(marker)} */`
-  const source = (await RowSource.open(pool, { sql: small.text, values: small.parameters }))!
-  const rows = await readAll(source)
+  const source = (await databaseOf(pool).open(small))!
+  const rows = await readAllRows(source)
   t.same(
     rows.map((r) => r[0]),
     [0, 1, 2, 3, 4],
   )
-  const threads = await query<{ id: number }[]>(pool, sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = DATABASE()`)
+  const threads = await databaseOf(pool).rows<{ id: number }>(
+    sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = DATABASE()`,
+  )
   source.close()
   await sleep(200)
-  const after = await query<{ id: number }[]>(pool, sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = DATABASE()`)
+  const after = await databaseOf(pool).rows<{ id: number }>(sql`SELECT ID AS id FROM information_schema.PROCESSLIST WHERE DB = DATABASE()`)
   t.same(after.map((r) => r.id).sort(), threads.map((r) => r.id).sort(), 'no connection was closed')
 })
 
 t.test('a reader gone while a connection was awaited starts no statement', async (t) => {
-  const source = await RowSource.open(pool, billion('row-source test: never started'), () => false)
+  const source = await databaseOf(pool).open(billion('row-source test: never started'), () => false)
   t.equal(source, undefined)
   t.equal(await threadOf('row-source test: never started'), undefined)
 })
 
 t.test('a failing statement throws at read, and its connection is not given back', async (t) => {
   const bad = sql`SELECT ${id('missing')} FROM ${id('n')}`
-  const source = (await RowSource.open(pool, { sql: bad.text, values: bad.parameters }))!
-  await t.rejects(readAll(source), /missing/)
+  const source = (await databaseOf(pool).open(bad))!
+  await t.rejects(readAllRows(source), /missing/)
   source.discard()
   source.close()
 })

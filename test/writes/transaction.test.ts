@@ -3,6 +3,7 @@
 import t from 'tap'
 import { isDeadlock, runInTransaction } from '../../src/store/transaction.js'
 import { createTestDatabase } from '../support/test-database.js'
+import { Statement } from '../../src/statement.js'
 
 const db = await createTestDatabase('writes_transaction')
 t.teardown(() => db.drop())
@@ -11,11 +12,11 @@ await db.pool.query('INSERT INTO cell VALUES (1, 0), (2, 0)')
 const cells = async () => ((await db.pool.query('SELECT id, v FROM cell ORDER BY id'))[0] as { id: number; v: number }[]).map((r) => r.v)
 
 t.test('commit and rollback', async (t) => {
-  await runInTransaction(db.pool, (tx) => tx.run('UPDATE cell SET v = v + 1'))
+  await runInTransaction(db.pool, (tx) => tx.run(new Statement('UPDATE cell SET v = v + 1', [])))
   t.same(await cells(), [1, 1])
   await t.rejects(
     runInTransaction(db.pool, async (tx) => {
-      await tx.run('UPDATE cell SET v = v + 1 WHERE id = 1')
+      await tx.run(new Statement('UPDATE cell SET v = v + 1 WHERE id = 1', []))
       throw new Error('late failure')
     }),
     /late failure/,
@@ -24,9 +25,12 @@ t.test('commit and rollback', async (t) => {
   const connection = await db.pool.getConnection()
   try {
     const isolation = await runInTransaction(connection, async (tx) => {
-      await tx.run('UPDATE cell SET v = v WHERE id = 1')
+      await tx.run(new Statement('UPDATE cell SET v = v WHERE id = 1', []))
       return tx.rows<{ level: string }>(
-        'SELECT trx_isolation_level AS level FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()',
+        new Statement(
+          'SELECT trx_isolation_level AS level FROM information_schema.innodb_trx WHERE trx_mysql_thread_id = CONNECTION_ID()',
+          [],
+        ),
       )
     })
     t.equal(isolation[0]!.level, 'READ COMMITTED', 'writes run READ COMMITTED')
@@ -44,17 +48,17 @@ t.test('a deadlock victim is retried whole and both transactions take effect', a
   const lockedToo = new Promise<void>((resolve) => (secondLocked = resolve))
   const a = runInTransaction(db.pool, async (tx) => {
     attempts++
-    await tx.run('UPDATE cell SET v = v + 10 WHERE id = 1')
+    await tx.run(new Statement('UPDATE cell SET v = v + 10 WHERE id = 1', []))
     firstLocked()
     await lockedToo
-    await tx.run('UPDATE cell SET v = v + 10 WHERE id = 2')
+    await tx.run(new Statement('UPDATE cell SET v = v + 10 WHERE id = 2', []))
   })
   const b = runInTransaction(db.pool, async (tx) => {
     attempts++
-    await tx.run('UPDATE cell SET v = v + 100 WHERE id = 2')
+    await tx.run(new Statement('UPDATE cell SET v = v + 100 WHERE id = 2', []))
     secondLocked()
     await locked
-    await tx.run('UPDATE cell SET v = v + 100 WHERE id = 1')
+    await tx.run(new Statement('UPDATE cell SET v = v + 100 WHERE id = 1', []))
   })
   await Promise.all([a, b])
   t.equal(attempts, 3, 'one of the two ran twice')

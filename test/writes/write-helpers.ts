@@ -88,7 +88,7 @@ export async function totalsAgainstRecomputation(
   const connection = await pool.getConnection()
   try {
     await connection.beginTransaction()
-    for (const statement of recomputeTotalsStatements(model)) await connection.query(statement)
+    for (const statement of recomputeTotalsStatements(model)) await connection.query(statement.text, [...statement.parameters])
     await connection.commit()
   } finally {
     connection.release()

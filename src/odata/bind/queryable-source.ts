@@ -5,6 +5,7 @@
 // virtual tables of the functions will be a third (a derived table with result columns). The binder
 // and the compiler only ever talk to this interface, so a new kind of source needs no change in either.
 import type { EntitySetModel, PropertyModel } from '../../model/model.js'
+import type { Statement } from '../../statement.js'
 import type { BoundType } from './bound-type.js'
 import type { BoundTransformation } from './bound/bound-transformation.js'
 import type { QueryScope } from './query-scope.js'
@@ -26,7 +27,7 @@ export type SourceRelation =
   /** A table of the store. */
   | { readonly kind: 'table'; readonly table: string }
   /** SQL text made by the service from the model (never from a request), with its own placeholders' values. */
-  | { readonly kind: 'derived'; readonly sql: string; readonly parameters: readonly unknown[] }
+  | { readonly kind: 'derived'; readonly statement: Statement }
   /** A `$apply` transformation applied to the rows of an input scope. */
   | { readonly kind: 'transformed'; readonly input: QueryScope; readonly transformation: BoundTransformation }
 

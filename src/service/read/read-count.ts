@@ -12,7 +12,7 @@ import { poolRunner } from './query-runner.js'
 import type { RowsTarget } from './read-rows.js'
 
 export async function readCount(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, target: RowsTarget): Promise<void> {
-  const parsed = parseReadOptions(request, 'count')
+  const parsed = target.options ?? parseReadOptions(request, 'count')
   const bound = bindRead(context, request, parsed, target.base, target.conditions)
   const where = whereOf(bound)
   const query = new QueryCompiler().compileSelect({ scope: bound.scope, columns: [{ expression: BoundAggregate.COUNT_ROWS }], where })

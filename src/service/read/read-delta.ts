@@ -14,7 +14,6 @@ import { BoundProperty, QueryScope, type QueryableSource } from '../../odata/bin
 import { canonicalKey } from '../../respond/entity-writer.js'
 import { createMembersWriter, outputField } from '../../respond/object-writer.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
-import { streamRows } from '../../respond/stream-rows.js'
 import { entitySetSources } from '../../sql/entity-set-sources.js'
 import { QueryCompiler } from '../../sql/query-compiler.js'
 import { changedKeys, changeWatermark, purgedThrough } from '../../store/change-feed.js'
@@ -29,10 +28,10 @@ import { expandingReadLimit } from './expanding-read-limit.js'
 import { deltaLink } from './next-link.js'
 import { pageSize } from './page-size.js'
 import { parseReadOptions } from './parsed-read-options.js'
-import { translateQueryError } from './query-errors.js'
 import { poolRunner, type QueryRunner } from './query-runner.js'
 import { EXPANSION_BATCH_ROWS, totalOrder } from './read-rows.js'
 import { loadExpansions, writeObject } from './row-object.js'
+import { streamQuery } from './stream-query.js'
 import { buildRowShape } from './row-shape.js'
 
 /** Options a delta takes: those its token is bound to, the format, and the token itself. */
@@ -111,9 +110,7 @@ export async function readDelta(
     return writeObject(shape, row, `"@id":${JSON.stringify(idOf(values))},`)
   }
   const stream = () =>
-    streamRows(sink, pool, {
-      sql: query.sql,
-      values: query.parameters,
+    streamQuery(sink, pool, query, {
       writer:
         shape.expansions.length === 0
           ? { write }
@@ -123,9 +120,7 @@ export async function readDelta(
       head,
       tail,
     })
-  await (shape.expansions.length === 0 ? stream() : expandingReadLimit(pool)(stream)).catch((error: unknown) => {
-    throw translateQueryError(error)
-  })
+  await (shape.expansions.length === 0 ? stream() : expandingReadLimit(pool)(stream))
 }
 
 /** Which of the keys name a row of the set now, whatever the filter. */

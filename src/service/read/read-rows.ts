@@ -17,7 +17,7 @@ import {
   type Range,
 } from '../../odata/bind/index.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
-import { streamRows, type RowWriter } from '../../respond/stream-rows.js'
+import type { RowWriter } from '../../respond/stream-rows.js'
 import { QueryCompiler } from '../../sql/query-compiler.js'
 import { jsonFormat, responseHeaders } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
@@ -28,10 +28,10 @@ import { expandingReadLimit } from './expanding-read-limit.js'
 import { keysetCondition } from './keyset-condition.js'
 import { nextLink } from './next-link.js'
 import { pageSize } from './page-size.js'
-import { parseReadOptions } from './parsed-read-options.js'
-import { translateQueryError } from './query-errors.js'
+import { type ParsedReadOptions, parseReadOptions } from './parsed-read-options.js'
 import { poolRunner } from './query-runner.js'
 import { loadExpansions, writeObject } from './row-object.js'
+import { streamQuery } from './stream-query.js'
 import { buildRowShape } from './row-shape.js'
 import { decodeSkipToken, encodeSkipToken } from './skip-token.js'
 
@@ -49,6 +49,8 @@ export interface RowsTarget {
   readonly conditions: (root: Range) => readonly BoundExpression[]
   /** What a paging token must have been issued for, when the context name does not say it all (a function call's parameters). */
   readonly fingerprint?: string
+  /** The request's query options, when the caller had to parse them to make `base` (a virtual table's call). */
+  readonly options?: ParsedReadOptions
 }
 
 /** A first read under `Prefer: odata.track-changes` (docs/change-tracking.md). */
@@ -68,7 +70,7 @@ export async function readRows(
   target: RowsTarget,
   tracking?: RowsTracking,
 ): Promise<void> {
-  const parsed = parseReadOptions(request, 'collection')
+  const parsed = target.options ?? parseReadOptions(request, 'collection')
   const format = jsonFormat(request)
   const bound = bindRead(context, request, parsed, target.base, target.conditions)
   const { source, scope } = bound
@@ -131,9 +133,7 @@ export async function readRows(
           batchSize: EXPANSION_BATCH_ROWS,
         }
   const stream = () =>
-    streamRows(sink, context.pool, {
-      sql: query.sql,
-      values: query.parameters,
+    streamQuery(sink, context.pool, query, {
       writer,
       status: 200,
       headers: responseHeaders(format, preferenceApplied(paging.applied, tracking?.applied)),
@@ -141,9 +141,7 @@ export async function readRows(
       tail,
       ...(pageLimited ? { rowLimit: paging.size! } : {}),
     })
-  await (shape.expansions.length === 0 ? stream() : expandingReadLimit(context.pool)(stream)).catch((error: unknown) => {
-    throw translateQueryError(error)
-  })
+  await (shape.expansions.length === 0 ? stream() : expandingReadLimit(context.pool)(stream))
 }
 
 function preferenceApplied(...applied: (string | undefined)[]): Record<string, string> {

@@ -14,9 +14,9 @@
 import { createHash } from 'node:crypto'
 import { ODataError } from '../../errors.js'
 import type { ResourcePath } from '../../odata/resource-path.js'
-import { sql, type SqlFragment } from '../../sql/sql-template.js'
+import { sql, type Statement } from '../../sql/sql-template.js'
 import type { Pool } from '../../store/pool.js'
-import { query } from '../../store/run-statement.js'
+import { type Database, databaseOf } from '../../store/database.js'
 import { isDuplicateKey, type Transaction } from '../../store/transaction.js'
 import type { ServiceRequest } from '../service-request.js'
 import type { WriteResult } from './write-result.js'
@@ -93,21 +93,12 @@ interface StoredRow {
   readonly body: Buffer
 }
 
-/** Something to run a query on: the pool (outside a transaction) or a transaction. */
-type Queryable = Pick<Transaction, 'rows'> | Pool
-
-async function selectRows(source: Queryable, statement: SqlFragment): Promise<StoredRow[]> {
-  if ('rows' in source) return source.rows<StoredRow>(statement)
-  return query<StoredRow[]>(source, statement)
-}
-
 /** Kept responses are answered for this long (decisions.md: 24 hours). */
 const RETAINED = sql`UTC_TIMESTAMP() - INTERVAL ${RETENTION_HOURS} HOUR`
 
 /** The stored response of this (subject, id) if one is kept, ready to replay; `400` when it was another request. */
-export async function storedResponse(source: Queryable, key: RepeatabilityKey): Promise<WriteResult | undefined> {
-  const [row] = await selectRows(
-    source,
+export async function storedResponse(source: Database, key: RepeatabilityKey): Promise<WriteResult | undefined> {
+  const [row] = await source.rows<StoredRow>(
     sql`SELECT status, headers, body FROM _repeatability WHERE subject = ${key.subject} AND request_id = ${key.requestId} AND created_at >= ${RETAINED}`,
   )
   if (!row) return undefined
@@ -127,13 +118,13 @@ export async function storedResponse(source: Queryable, key: RepeatabilityKey): 
   }
 }
 
-function insertResponse(key: RepeatabilityKey, result: WriteResult): SqlFragment {
+function insertResponse(key: RepeatabilityKey, result: WriteResult): Statement {
   const headers = JSON.stringify({ fingerprint: key.fingerprint, headers: result.headers })
   const body = Buffer.from(result.body ?? '', 'utf8')
   return sql`INSERT INTO _repeatability (subject, request_id, created_at, status, headers, body) VALUES (${key.subject}, ${key.requestId}, UTC_TIMESTAMP(), ${result.status}, ${headers}, ${body})`
 }
 
-function deleteExpired(key: RepeatabilityKey): SqlFragment {
+function deleteExpired(key: RepeatabilityKey): Statement {
   return sql`DELETE FROM _repeatability WHERE subject = ${key.subject} AND request_id = ${key.requestId} AND created_at < ${RETAINED}`
 }
 
@@ -155,8 +146,8 @@ export async function storeResponse(transaction: Transaction, key: Repeatability
 /** Stores a refused write's answer on its own (its transaction is gone); a concurrent copy's record wins. */
 export async function storeRefusal(pool: Pool, key: RepeatabilityKey, result: WriteResult): Promise<void> {
   try {
-    await query(pool, deleteExpired(key))
-    await query(pool, insertResponse(key, result))
+    await databaseOf(pool).run(deleteExpired(key))
+    await databaseOf(pool).run(insertResponse(key, result))
   } catch (error) {
     if (!isDuplicateKey(error)) throw error
   }
@@ -164,7 +155,7 @@ export async function storeRefusal(pool: Pool, key: RepeatabilityKey, result: Wr
 
 /** Drops responses older than the retention, a bounded number at a time. */
 export async function purgeExpiredResponses(pool: Pool): Promise<void> {
-  await query(pool, sql`DELETE FROM _repeatability WHERE created_at < ${RETAINED} ORDER BY created_at LIMIT 1000`)
+  await databaseOf(pool).run(sql`DELETE FROM _repeatability WHERE created_at < ${RETAINED} ORDER BY created_at LIMIT 1000`)
 }
 
 export function withAccepted(result: WriteResult): WriteResult {

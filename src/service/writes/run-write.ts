@@ -10,6 +10,7 @@
 import { errorBody, isODataError, type ODataError } from '../../errors.js'
 import { logger } from '../../log/logger.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
+import { databaseOf } from '../../store/database.js'
 import { runInTransaction, type Transaction } from '../../store/transaction.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
@@ -56,7 +57,7 @@ function purgeLater(context: ServiceContext): void {
 }
 
 async function runRepeatable(context: ServiceContext, request: ServiceRequest, sink: ResponseSink, key: RepeatabilityKey): Promise<void> {
-  const stored = await storedResponse(context.pool, key)
+  const stored = await storedResponse(databaseOf(context.pool), key)
   if (stored) return sendWriteResult(sink, stored)
   let result: WriteResult
   try {
@@ -68,7 +69,7 @@ async function runRepeatable(context: ServiceContext, request: ServiceRequest, s
     })
   } catch (error) {
     if (error instanceof RepeatedConcurrently) {
-      const winner = await storedResponse(context.pool, key)
+      const winner = await storedResponse(databaseOf(context.pool), key)
       if (winner) return sendWriteResult(sink, winner)
     }
     if (isODataError(error) && error.status < 500) {

@@ -19,7 +19,7 @@ import type { KeyValues } from '../../odata/resource-path.js'
 import { unpostDocument } from '../../posting/post-document.js'
 import { defaultValue } from '../../posting/posting-plan.js'
 import { canonicalKey } from '../../respond/entity-writer.js'
-import { id, idList, join, rowValues, sql, type SqlFragment } from '../../sql/sql-template.js'
+import { id, idList, join, rowValues, sql, type Statement } from '../../sql/sql-template.js'
 import { recordChange, recordChanges } from '../../store/change-record.js'
 import { isDuplicateKey, type Transaction } from '../../store/transaction.js'
 import { jsonFormat } from '../response-format.js'
@@ -64,9 +64,9 @@ function tablePartRows(rowSet: EntitySetModel, owner: string, rows: readonly Val
 const ROWS_PER_INSERT = 2000
 
 /** The quoted columns of properties, made once per property list (a set's, a row set's). */
-const columnLists = new WeakMap<readonly PropertyModel[], SqlFragment>()
+const columnLists = new WeakMap<readonly PropertyModel[], Statement>()
 
-export function columnsOf(properties: readonly PropertyModel[]): SqlFragment {
+export function columnsOf(properties: readonly PropertyModel[]): Statement {
   let columns = columnLists.get(properties)
   if (!columns) {
     columns = idList(properties.map((p) => p.column))

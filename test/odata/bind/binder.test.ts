@@ -21,6 +21,7 @@ import { parseApply, parseExpand, parseFilter, parseOrderBy, parseSelect } from 
 import { loadModel } from '../../../src/model/load-model.js'
 import { entitySetSources } from '../../../src/sql/entity-set-sources.js'
 import { QueryCompiler } from '../../../src/sql/query-compiler.js'
+import { Statement } from '../../../src/statement.js'
 
 const model = loadModel('config/demo.json')
 const resolve = entitySetSources(model)
@@ -64,13 +65,13 @@ t.test('names, joins and lambdas', async (t) => {
   t.equal(scope.joins.length, 2, 'one join per navigation, shared by its properties')
   t.same(sql(bound, scope).parameters, ['x', 1, 'y', 1, 'z', 1])
   t.equal(
-    sql(bound, scope).sql,
+    sql(bound, scope).text,
     '((((t1.`Description` = ?) AND (CHAR_LENGTH(t1.`Description`) = ?)) AND (NOT ((t1.`Code` = ?) AND (CHAR_LENGTH(t1.`Code`) = ?)))) AND ((t2.`Code` = ?) AND (CHAR_LENGTH(t2.`Code`) = ?)))',
   )
   const lambda = filter('Document_GoodsReceipt', "Goods/any(g: g/Product/Code eq 'a' and $it/Warehouse/Code eq 'b')")
   t.equal(lambda.scope.joins.length, 1, 'the $it path joins in the outer query')
   t.equal(
-    sql(lambda.bound, lambda.scope).sql,
+    sql(lambda.bound, lambda.scope).text,
     '(EXISTS (SELECT 1 FROM `d_GoodsReceipt__Goods` AS t2 LEFT JOIN `c_Products` AS t3 ON t3.`Ref_Key` = t2.`Product_Key` WHERE t2.`Ref_Key` = t0.`Ref_Key` AND ' +
       '((((t3.`Code` = ?) AND (CHAR_LENGTH(t3.`Code`) = ?)) AND ((t1.`Code` = ?) AND (CHAR_LENGTH(t1.`Code`) = ?))))))',
     'the lambda path joins inside the subquery',
@@ -92,7 +93,7 @@ t.test('literals take the store form', async (t) => {
   t.same(parameters('AccumulationRegister_Stock_RecordType', 'LineNumber eq 9223372036854775807'), ['9223372036854775807'])
   const { scope, bound } = filter('AccumulationRegister_Stock_RecordType', 'Quantity eq 1.5 and LineNumber eq 9223372036854775807')
   t.equal(
-    sql(bound, scope).sql,
+    sql(bound, scope).text,
     '((t0.`Quantity` = CAST(? AS DECIMAL(65,30))) AND (t0.`LineNumber` = CAST(? AS SIGNED)))',
     'exact comparisons for decimals and Int64',
   )
@@ -132,7 +133,7 @@ t.test('parameter aliases', async (t) => {
     context('$filter', 'InvalidFilter', { c: "'7'", d: '@c' }),
   )
   t.same(sql(bound, scope), {
-    sql: '(((t0.`Code` = ?) AND (CHAR_LENGTH(t0.`Code`) = ?)) AND ((t0.`Description` = ?) AND (CHAR_LENGTH(t0.`Description`) = ?)))',
+    text: '(((t0.`Code` = ?) AND (CHAR_LENGTH(t0.`Code`) = ?)) AND ((t0.`Description` = ?) AND (CHAR_LENGTH(t0.`Description`) = ?)))',
     parameters: ['7', 1, '7', 1],
   })
   const loop = refusal(() => filter('Catalog_Products', 'Code eq @a', context('$filter', 'InvalidFilter', { a: '@b', b: '@a' })))
@@ -224,8 +225,10 @@ t.test('a source that is not an entity set binds and compiles the same way', asy
     name: 'AccumulationRegister_Stock_Balance',
     relation: {
       kind: 'derived',
-      sql: 'SELECT `Warehouse_Key` AS `w`, SUM(`Quantity`) AS `b` FROM `ar_Stock` WHERE `Period` < ? GROUP BY `Warehouse_Key`',
-      parameters: ['2024-06-01 00:00:00'],
+      statement: new Statement(
+        'SELECT `Warehouse_Key` AS `w`, SUM(`Quantity`) AS `b` FROM `ar_Stock` WHERE `Period` < ? GROUP BY `Warehouse_Key`',
+        ['2024-06-01 00:00:00'],
+      ),
     },
     columns,
     columnByName: columnMap(columns),
@@ -244,7 +247,7 @@ t.test('a source that is not an entity set binds and compiles the same way', asy
     where: [predicate],
   })
   t.equal(
-    compiled.sql,
+    compiled.text,
     'SELECT t0.`b` FROM (SELECT `Warehouse_Key` AS `w`, SUM(`Quantity`) AS `b` FROM `ar_Stock` WHERE `Period` < ? GROUP BY `Warehouse_Key`) AS t0 LEFT JOIN `c_Warehouses` AS t1 ON t1.`Ref_Key` = t0.`w` ' +
       'WHERE ((t0.`b` > ?) AND ((t1.`Code` = ?) AND (CHAR_LENGTH(t1.`Code`) = ?)))',
   )

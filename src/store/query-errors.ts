@@ -1,7 +1,7 @@
 // Failures of a read's query that the request caused, not the service: MySQL refuses to compute some
 // values an expression can ask for (`LineNumber mul 2147483647 mul 2147483647 mul 2147483647` overflows
 // BIGINT; a date beyond 9999). Those are the client's 400, not an internal error.
-import { ODataError } from '../../errors.js'
+import { ODataError } from '../errors.js'
 
 /** MySQL/MariaDB error numbers that mean "this value cannot be computed". */
 const VALUE_ERRORS: ReadonlySet<number> = new Set([
