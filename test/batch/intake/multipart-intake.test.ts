@@ -2,7 +2,7 @@
 
 import t from 'tap'
 import { buildMultipartBatch } from '../../support/build-batch-body.js'
-import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
+import { createMultipartIntake } from '../../../src/batch/intake/multipart/multipart-intake.js'
 import { ingest, outcomeKey, randomSplit, seededRandom, summarize, summarizeOperation } from './intake-harness.js'
 
 /** Parses a body written with `\n` line ends turned into CRLF (unless `keepLineFeeds`). */

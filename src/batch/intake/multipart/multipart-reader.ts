@@ -18,16 +18,16 @@
 // slab (chunk-slabs.ts); the parts are checked where they lie, and each operation records positions in
 // the copy and makes its strings and body view when first read (multipart-operation.ts).
 
-import { asBuffer } from './as-buffer.js'
-import type { BatchDocument, BatchOperation } from './batch-document.js'
-import type { BatchIntake, IntakeProgress } from './batch-intake.js'
-import { IntakeContext } from './intake-context.js'
-import { batchMalformed, batchTooLarge, tooManyOperations } from './intake-errors.js'
-import type { IntakeLimits } from './intake-limits.js'
+import { asBuffer } from '../as-buffer.js'
+import type { BatchDocument, BatchOperation } from '../batch-document.js'
+import type { BatchIntake, IntakeProgress } from '../batch-intake.js'
+import { IntakeContext } from './multipart-read-state.js'
+import { batchMalformed, batchTooLarge, tooManyOperations } from '../intake-errors.js'
+import type { IntakeLimits } from '../intake-limits.js'
 import { type FramingEvents, MultipartFraming } from './multipart-framing.js'
 import type { PartBodySink } from './part-body-sink.js'
 import { PartParser, type PartReceiver } from './part-parser.js'
-import type { ODataError } from '../../errors.js'
+import type { ODataError } from '../../../errors.js'
 
 export function createGeneralMultipartIntake(boundary: string, limits: IntakeLimits): BatchIntake {
   return new GeneralMultipartIntake(boundary, limits)

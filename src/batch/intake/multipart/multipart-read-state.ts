@@ -7,12 +7,12 @@
 // comes first in the checks order) and counted (for the actual figure) but no longer stored, and the
 // input is no longer copied.
 
-import type { BatchItem, BatchOperation } from './batch-document.js'
-import { ChunkSlabs } from './chunk-slabs.js'
+import type { BatchItem, BatchOperation } from '../batch-document.js'
+import { ChunkSlabs } from './chunk-copies.js'
 import type { InputLifetime } from './delimiter-scanner.js'
 import { HeadScanner } from './head-scanner.js'
-import type { IntakeLimits } from './intake-limits.js'
-import { OperationTable } from './operation-table.js'
+import type { IntakeLimits } from '../intake-limits.js'
+import { OperationTable } from './operation-positions.js'
 
 export class IntakeContext implements InputLifetime {
   readonly items: BatchItem[] = []

@@ -21,12 +21,12 @@
 // one scanner serves a whole intake: `begin` starts the next head.
 
 import type { InputLifetime } from './delimiter-scanner.js'
-import { CARRIAGE_RETURN, HORIZONTAL_TAB, LINE_FEED, TOKEN_BYTE, hasControlOrDelete, isBlankByte } from './http-chars.js'
-import { batchMalformed } from './intake-errors.js'
-import type { IntakeLimits } from './intake-limits.js'
-import { FieldName, knownLineAt } from './known-lines.js'
+import { CARRIAGE_RETURN, HORIZONTAL_TAB, LINE_FEED, TOKEN_BYTE, hasControlOrDelete, isBlankByte } from '../http-chars.js'
+import { batchMalformed } from '../intake-errors.js'
+import type { IntakeLimits } from '../intake-limits.js'
+import { FieldName, knownLineAt } from './common-header-lines.js'
 import { type RequestLineRanges, checkRequestLine } from './request-line.js'
-import type { ODataError } from '../../errors.js'
+import type { ODataError } from '../../../errors.js'
 
 export const enum HeadKind {
   /** MIME part headers: Content-Type and Content-ID are recorded. */

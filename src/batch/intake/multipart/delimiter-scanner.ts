@@ -21,7 +21,7 @@
 // spanning chunks stays one range of one slab; otherwise they are reported from the scanner's own
 // small copy, valid only during the call.
 
-import { CARRIAGE_RETURN, LINE_FEED } from './http-chars.js'
+import { CARRIAGE_RETURN, LINE_FEED } from '../http-chars.js'
 
 export interface DelimiterSink {
   /** Bytes between delimiters: `data[start, end)`. Valid only during the call unless the input is kept (InputLifetime). */

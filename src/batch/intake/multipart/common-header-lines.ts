@@ -6,7 +6,7 @@
 // check byte by byte (a token name, its colon, no control character) and tells which header it is.
 // Any other spelling (another case, other blanks) is simply read the general way.
 
-import { CARRIAGE_RETURN, LINE_FEED } from './http-chars.js'
+import { CARRIAGE_RETURN, LINE_FEED } from '../http-chars.js'
 
 /** The headers the head scanner records. */
 export const enum FieldName {

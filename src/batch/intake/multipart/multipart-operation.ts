@@ -6,9 +6,9 @@
 // once: reading a batch of thousands of operations builds no strings, Maps or Buffers before the
 // planner asks for them.
 
-import { type BatchOperation, type OperationBody, type OperationHeaders, addHeader } from './batch-document.js'
-import { CARRIAGE_RETURN, LINE_FEED, isBlankByte } from './http-chars.js'
-import { Cell, type OperationTable } from './operation-table.js'
+import { type BatchOperation, type OperationBody, type OperationHeaders, addHeader } from '../batch-document.js'
+import { CARRIAGE_RETURN, LINE_FEED, isBlankByte } from '../http-chars.js'
+import { Cell, type OperationTable } from './operation-positions.js'
 
 const NO_DEPENDENCIES: readonly string[] = Object.freeze([])
 const COLON = 0x3a

@@ -3,9 +3,9 @@
 // ingest benchmark it saved under a tenth of a millisecond of a batch taking over 80 ms, so it was
 // removed (docs/decisions.md, "Batch").
 
-import type { BatchIntake } from './batch-intake.js'
-import { createGeneralMultipartIntake } from './general-multipart-intake.js'
-import { type IntakeLimits, resolveIntakeLimits } from './intake-limits.js'
+import type { BatchIntake } from '../batch-intake.js'
+import { createGeneralMultipartIntake } from './multipart-reader.js'
+import { type IntakeLimits, resolveIntakeLimits } from '../intake-limits.js'
 
 export interface MultipartIntakeOptions {
   /** The boundary of the batch's Content-Type (see boundaryFromContentType). */
