@@ -11,7 +11,7 @@
 
 import type { BatchOperation } from '../batch-document.js'
 import { HeadKind, type HeadOwner } from './head-scanner.js'
-import type { IntakeContext } from './multipart-read-state.js'
+import type { MultipartReadState } from './multipart-read-state.js'
 import { batchMalformed } from '../intake-errors.js'
 import { MultipartOperation } from './multipart-operation.js'
 import { Cell } from './operation-positions.js'
@@ -44,7 +44,7 @@ export class EmbeddedRequestParser implements PartBodySink, HeadOwner {
   private earlierBodyRanges: Buffer[] | undefined
 
   constructor(
-    private readonly context: IntakeContext,
+    private readonly context: MultipartReadState,
     private readonly receiver: OperationReceiver,
   ) {}
 

@@ -12,7 +12,7 @@ import { ChangeSetParser } from './change-set-parser.js'
 import { boundaryOf, parseContentType } from '../content-type.js'
 import { EmbeddedRequestParser, type OperationReceiver } from './embedded-request-parser.js'
 import { HeadKind, type HeadOwner } from './head-scanner.js'
-import type { IntakeContext } from './multipart-read-state.js'
+import type { MultipartReadState } from './multipart-read-state.js'
 import { batchMalformed } from '../intake-errors.js'
 import type { PartBodySink } from './part-body-sink.js'
 
@@ -36,7 +36,7 @@ export class PartParser implements PartBodySink, HeadOwner, OperationReceiver {
   private changeSetParser: ChangeSetParser | undefined
 
   constructor(
-    private readonly context: IntakeContext,
+    private readonly context: MultipartReadState,
     private readonly receiver: PartReceiver,
   ) {
     this.request = new EmbeddedRequestParser(context, this)
