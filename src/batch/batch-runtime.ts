@@ -14,8 +14,8 @@ export type BeforeLastCommit = (outcomes: readonly OperationOutcome[], transacti
 export function createBatchRuntime(context: ServiceContext, beforeLastCommit?: BeforeLastCommit): BatchRuntime {
   return {
     run: (request, sink) => handleRequest(context, request, sink),
-    // A single write still a deadlock victim after its retries fails the batch, as it did before any
-    // change set ran again whole.
+    // A single write still a deadlock victim after its retries (runInTransaction) is no answer of its
+    // operation: it fails the batch.
     passesOn: isDeadlock,
     async changeSet(body, last) {
       let outcomes: readonly OperationOutcome[] | undefined

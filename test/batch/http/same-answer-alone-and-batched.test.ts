@@ -241,3 +241,35 @@ for (const row of table) {
     t.same(await inMultipartBatch(row), single, `in ${where} of a multipart batch: the same status, error and headers`)
   })
 }
+
+// Consecutive creates of one set in a change set are written together (src/service/change-set.ts,
+// `runTogether`) after the same admission: refused, they run one by one, and the first answers as alone.
+t.test('a run of creates the profile may not write: the first answers as it does alone', async (t) => {
+  const create = (n: number): Row => ({
+    name: `create ${n}`,
+    status: 403,
+    login: READER,
+    method: 'POST',
+    url: 'Catalog_Warehouses',
+    headers: json,
+    body: { Code: `RUN-${n}`, Description: 'refused' },
+  })
+  const single = await alone(create(1))
+  t.equal(single.status, 403)
+  const operations = [1, 2, 3].map((n) => ({ ...operation(create(n)), id: String(n) }))
+  const jsonAnswer = await sendBatch(create(1), buildJsonBatch(operations))
+  const [first, ...rest] = jsonAnswer.json().responses as { status: number; headers?: Record<string, string>; body?: { error?: unknown } }[]
+  t.same(
+    { status: first!.status, error: first!.body?.error, headers: answerHeaders(first!.headers ?? {}) },
+    single,
+    'JSON: the first as alone',
+  )
+  t.same(
+    rest.map((item) => item.status),
+    [424, 424],
+    'JSON: the others not run',
+  )
+  const multipartAnswer = await sendBatch(create(1), buildMultipartBatch(operations))
+  t.match(multipartAnswer.text, /HTTP\/1\.1 403 /, 'multipart: the failed change set answered by its failing operation')
+  t.equal(multipartAnswer.text.match(/HTTP\/1\.1 /g)?.length, 1, 'multipart: one answer for the set')
+})
