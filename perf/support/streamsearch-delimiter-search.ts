@@ -5,7 +5,7 @@
 // delimiter, and ranges of kept input reported where they lie. The bench reads the same body with both
 // searches, checks that the documents agree and compares the times.
 import StreamSearch from 'streamsearch'
-import { type DelimiterSink, DelimiterScanner, type InputLifetime } from '../../src/batch/intake/delimiter-scanner.js'
+import { type DelimiterSink, DelimiterScanner, type InputLifetime } from '../../src/batch/intake/multipart/delimiter-scanner.js'
 
 const CARRIAGE_RETURN = 0x0d
 const PRIME = Buffer.from('\n', 'latin1')

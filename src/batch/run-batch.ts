@@ -1,4 +1,5 @@
-// A `$batch` whose body the intake has read, from plan to log: plan → rate rules → execute → answer → log.
+// A `$batch` whose body the intake has read, from plan to log: plan → rate rules → execute → answer → log
+// (the log's when and how: batch-log.ts; where operations run: batch-runtime.ts).
 // The HTTP endpoint has already made the early refusals of decisions.md §7 (method, flavour, size,
 // OData-MaxVersion, media type, the body itself); the rest come here, in the same order: operation count
 // and structure (the plan, 400), then rate rules (429). Nothing executes until all of them pass.
@@ -9,17 +10,12 @@ import type { Flavour } from '../model/flavour.js'
 import type { SubjectModel } from '../model/model.js'
 import type { ResponseSink } from '../respond/response-sink.js'
 import type { ServiceContext } from '../service/service-context.js'
-import { batchLogEntries } from './batch-log-entries.js'
-import { newBatchId } from '../log/batch-id.js'
-import { logger } from '../log/logger.js'
+import { BatchLog, logBatchRefusal } from './batch-log.js'
+import { createBatchRuntime } from './batch-runtime.js'
 import { batchSlots } from './batch-slots.js'
-import { logBatchRefusal } from './log-batch-refusal.js'
 import { continueOnErrorPreference } from './continue-on-error.js'
-import { CollectingSink } from './execute/collecting-sink.js'
-import { createBatchRuntime } from './execute/connection-runtime.js'
-import { executeBatch, type OperationOutcome } from './execute/execute-batch.js'
+import { executeBatch } from './execute/execute-batch.js'
 import type { BatchDocument } from './intake/index.js'
-import { OutcomeRecorder, type RecordedOperation } from './outcome-recorder.js'
 import { planBatch, type BatchPlan } from './plan/plan-batch.js'
 import { JsonBatchWriter } from './respond/json-batch-writer.js'
 import { MultipartBatchWriter } from './respond/multipart-batch-writer.js'
@@ -49,7 +45,7 @@ export interface BatchRun {
 
 /**
  * Runs the batch and answers it. A refusal (plan, rate rules) is logged with its status and thrown for the
- * endpoint to answer; a failure to write the log after the batch ran is answered `500 LogWriteFailed`.
+ * endpoint to answer; a failure to write the log after the batch ran is thrown as `500 LogWriteFailed`.
  */
 export async function runBatch(context: ServiceContext, batch: BatchRun, document: BatchDocument): Promise<void> {
   const started = performance.now()
@@ -94,36 +90,11 @@ async function answerBatch(
   const { answer, headers, subject } = batch
   const continueOnError = continueOnErrorPreference(headers.get('prefer'))
   const responseHeaders: Record<string, string> = continueOnError ? { 'Preference-Applied': continueOnError } : {}
-  const level = context.settings.current.logLevel
   const writesAnything = document.operations.some((o) => o.method !== 'GET' && o.method !== 'HEAD')
-  // With logging on, the response waits for the log: a log failure must still be answerable (500 LogWriteFailed).
-  const logging = level === 'all' || level === 'errors' || (level === 'writes' && writesAnything)
-  const output = logging ? new CollectingSink(answer) : answer
+  const log = new BatchLog(context, { ...batch, method: 'POST' }, plan.operationCount, started, writesAnything)
+  const output = log.answerSink(answer)
   const formatWriter =
     document.format === 'multipart' ? new MultipartBatchWriter(output, responseHeaders) : new JsonBatchWriter(output, responseHeaders)
-  const recorder = new OutcomeRecorder(formatWriter)
-  const batchId = newBatchId()
-  const entries = (operations: readonly RecordedOperation[]) =>
-    batchLogEntries(
-      {
-        level,
-        base: { at: new Date(), subject: subject.name, profile: subject.profile.name, batchId },
-        url: batch.url,
-        durationMs: performance.now() - started,
-        operationCount: plan.operationCount,
-        writesAnything,
-      },
-      operations,
-    )
-  // A batch that ends with a change set logs inside it (executeBatch, `logWithLastCommit`): the entries are
-  // those of the steps before it and of its operations, all of which succeeded, and the batch's duration
-  // is measured up to the moment that change set is about to commit.
-  const lastStep = plan.steps[plan.steps.length - 1]
-  const logWithLastCommit =
-    logging && lastStep?.kind === 'changeSet'
-      ? (lastOutcomes: readonly OperationOutcome[]) =>
-          entries([...recorder.entries, ...lastOutcomes.map((outcome) => ({ outcome, status: outcome.response.status }))])
-      : undefined
   const execution = {
     model: context.model,
     subject,
@@ -132,29 +103,10 @@ async function answerBatch(
     linkRoot: batch.linkRoot,
     continueOnError: continueOnError !== undefined,
     outer: answer,
-    logWithLastCommit,
   }
-  const logState = await batchSlots(() => executeBatch(plan, execution, createBatchRuntime(context), recorder))
+  const runtime = createBatchRuntime(context, log.beforeLastCommit)
+  await batchSlots(() => executeBatch(plan, execution, runtime, log.recording(formatWriter)))
   if (answer.done) return
   formatWriter.finish()
-  if (!(output instanceof CollectingSink)) return
-
-  try {
-    if (logState !== 'committed') await context.requestLog.writeBatch(entries(recorder.entries), { lookFirst: logState === 'uncertain' })
-  } catch (error) {
-    logger.error({ err: error }, 'the request log of a batch could not be written')
-    // service.md §7: the operations are committed; say which ran, so the client can reconcile.
-    const details = recorder.entries.map(({ outcome, status }) => ({
-      code: String(status),
-      message: `${outcome.planned.operation.method} ${outcome.planned.operation.url}`,
-      target: outcome.planned.operation.id ?? String(outcome.planned.operation.index + 1),
-    }))
-    throw new ODataError(
-      'LogWriteFailed',
-      'The batch ran, but the request log could not be written; its operations are committed as listed in details',
-      { details },
-    )
-  }
-  const result = output.result()
-  answer.send(result.status, result.headers, result.body)
+  await log.release(answer)
 }

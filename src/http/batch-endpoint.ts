@@ -7,7 +7,7 @@
 import type { HttpResponse } from 'uWebSockets.js'
 import { ODataError } from '../errors.js'
 import { createBatchIntake, type BatchIntake } from '../batch/intake/index.js'
-import { logBatchRefusal } from '../batch/log-batch-refusal.js'
+import { logBatchRefusal } from '../batch/batch-log.js'
 import { runBatch } from '../batch/run-batch.js'
 import type { Flavour } from '../model/flavour.js'
 import type { SubjectModel } from '../model/model.js'

@@ -4,7 +4,7 @@
 import type { PostingRuleConfig } from '../model/configuration.js'
 import type { EntitySetModel, PropertyModel, ServiceModel, StorageType } from '../model/model.js'
 import { EMPTY_GUID } from '../model/model.js'
-import { accountRefKey } from './account-key.js'
+import { accountRefKey } from '../model/account-key.js'
 
 /** A document's values by property name (`Ref_Key`, `Date`, `Warehouse_Key`, …). */
 export type EntityValues = Readonly<Record<string, unknown>>

@@ -13,7 +13,7 @@
 import type { AttributeConfig, SeedConfig } from '../model/configuration.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../model/model.js'
 import { EMPTY_GUID } from '../model/model.js'
-import { accountRefKey } from '../posting/account-key.js'
+import { accountRefKey } from '../model/account-key.js'
 import { computeMovements, defaultValue, postingPlan, type EntityValues } from '../posting/posting-plan.js'
 import { BulkWriter } from '../store/bulk-writer.js'
 import { id, sql } from '../sql/sql-template.js'

@@ -1,9 +1,13 @@
-// The one dispatcher from a resolved request to its handler. Single HTTP requests and `$batch`
-// operations both come through here.
+// The one dispatcher from a resolved request to its handler, and the only door to them: a single HTTP
+// request (src/http/server.ts) and every operation of a `$batch` come through here, so that both meet the
+// same refusals in the same order (method, then the profile's right to write, then the handler's own).
+// An operation of a change set comes with the set's transaction (change-set.ts): its write joins it
+// instead of running in a transaction of its own.
 import { ODataError } from '../errors.js'
 import { buildServiceDocument } from '../model/service-document.js'
-import type { ResourcePath } from '../odata/resource-path.js'
 import type { ResponseSink } from '../respond/response-sink.js'
+import type { Transaction } from '../store/transaction.js'
+import { allowedMethods, describeResource, methodNotAllowed } from './allowed-methods.js'
 import { authorizeWrite } from './authorize.js'
 import { readCollection, readCollectionCount } from './read-collection.js'
 import { readEntity } from './read-entity.js'
@@ -14,42 +18,34 @@ import type { ServiceRequest } from './service-request.js'
 import { runWrite } from './writes/run-write.js'
 import { readVirtualTable } from './read-virtual-table.js'
 
-/** The methods a resource accepts, for `405` with `Allow` (HEAD goes with GET). */
-export function allowedMethods(path: ResourcePath): readonly string[] {
-  switch (path.kind) {
-    case 'serviceDocument':
-    case 'metadata':
-      return ['GET', 'HEAD']
-    case 'batch':
-      return ['POST', 'OPTIONS']
-    case 'collection':
-      return path.count ? ['GET', 'HEAD'] : withHead(path.set.collectionMethods)
-    case 'entity':
-      return withHead(path.set.entityMethods)
-    case 'navigation':
-    case 'function':
-      return ['GET', 'HEAD']
-    case 'action':
-      return ['POST']
-  }
-}
-
-function withHead(methods: readonly string[]): string[] {
-  return methods.includes('GET') ? [...methods, 'HEAD'] : [...methods]
-}
-
-export function methodNotAllowed(method: string, allowed: readonly string[], what: string): ODataError {
-  return new ODataError('MethodNotAllowed', `${method} is not allowed on ${what}; allowed: ${allowed.join(', ')}`, {
-    headers: { Allow: allowed.join(', ') },
-  })
-}
-
-export async function handleRequest(context: ServiceContext, request: ServiceRequest, sink: ResponseSink): Promise<void> {
+/**
+ * The refusals every request meets before its handler: `405` with `Allow` for a method the resource does
+ * not accept, then `403` for a write the profile may not make. Throws; returns whether it is a write.
+ */
+export function admitRequest(request: ServiceRequest): boolean {
   const path = request.path
   const allowed = allowedMethods(path)
-  if (!allowed.includes(request.method)) throw methodNotAllowed(request.method, allowed, describe(path))
-  const reading = request.method === 'GET' || request.method === 'HEAD'
+  if (!allowed.includes(request.method)) throw methodNotAllowed(request.method, allowed, describeResource(path))
+  if (request.method === 'GET' || request.method === 'HEAD') return false
+  if (path.kind === 'entity' || path.kind === 'action' || (path.kind === 'collection' && !path.count)) {
+    authorizeWrite(request.subject, path.set)
+    return true
+  }
+  return false
+}
 
+/**
+ * Serves one request into `sink`. `transaction`: the change set's, which a write runs in (the caller
+ * commits it); without one a write runs in a transaction of its own, committed before it answers.
+ */
+export async function handleRequest(
+  context: ServiceContext,
+  request: ServiceRequest,
+  sink: ResponseSink,
+  transaction?: Transaction,
+): Promise<void> {
+  if (admitRequest(request)) return runWrite(context, request, sink, transaction)
+  const path = request.path
   switch (path.kind) {
     case 'serviceDocument':
       return sink.sendJson(200, buildServiceDocument(context.model, request.serviceRoot))
@@ -60,41 +56,16 @@ export async function handleRequest(context: ServiceContext, request: ServiceReq
       // flavour in the order of decisions.md §7; only an operation of a batch addressing `$batch` comes here.
       throw new ODataError('NotImplemented', 'A $batch cannot be an operation of another batch')
     case 'collection':
-      if (reading && !path.count) return readCollection(context, request, sink, path.set)
-      if (reading) return readCollectionCount(context, request, sink, path.set)
-      authorizeWrite(request.subject, path.set)
-      return runWrite(context, request, sink)
+      if (!path.count) return readCollection(context, request, sink, path.set)
+      return readCollectionCount(context, request, sink, path.set)
     case 'entity':
-      if (reading) return readEntity(context, request, sink, path.set, path.key)
-      authorizeWrite(request.subject, path.set)
-      return runWrite(context, request, sink)
+      return readEntity(context, request, sink, path.set, path.key)
     case 'navigation':
       return readNavigation(context, request, sink, path.set, path.key, path.navigation, path.count)
     case 'action':
-      authorizeWrite(request.subject, path.set)
-      return runWrite(context, request, sink)
+      // An action is always a write (POST, admitted above); no other method reaches here.
+      throw new ODataError('InternalError', `${request.method} reached the action ${path.action.name}`)
     case 'function':
       return readVirtualTable(context, request, sink, path)
-  }
-}
-
-function describe(path: ResourcePath): string {
-  switch (path.kind) {
-    case 'serviceDocument':
-      return 'the service document'
-    case 'metadata':
-      return '$metadata'
-    case 'batch':
-      return '$batch'
-    case 'collection':
-      return path.count ? `${path.set.name}/$count` : path.set.name
-    case 'entity':
-      return `an entity of ${path.set.name}`
-    case 'navigation':
-      return `${path.set.name}/${path.navigation.name}`
-    case 'action':
-      return `the action ${path.action.name}`
-    case 'function':
-      return `the function ${path.function.name}`
   }
 }

@@ -2,9 +2,9 @@
 //
 // Every write handler is a function of (request, transaction): it receives a `Transaction` and never
 // opens, commits or retries one itself. A single HTTP write runs in `runInTransaction(pool, …)`; a
-// `$batch` change set will hold one connection for the whole batch and call
-// `runInTransaction(connection, work)` with a `work` that runs every operation of the set, so the
-// operations share one transaction and a deadlock retries the whole set.
+// `$batch` change set runs in one `runInTransaction(pool, work)` (src/service/change-set.ts) whose `work`
+// runs every operation of the set, so the operations share one transaction and a deadlock, or a
+// connection lost before the COMMIT, runs the whole set again.
 //
 // Isolation is READ COMMITTED for writes: every statement reads the latest committed rows (a document
 // locked with FOR UPDATE is then read together with its current table part), and InnoDB takes no gap

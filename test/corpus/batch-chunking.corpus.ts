@@ -4,8 +4,8 @@
 // split points).
 
 import t from 'tap'
-import { createJsonIntake } from '../../src/batch/intake/json-intake.js'
-import { createMultipartIntake } from '../../src/batch/intake/multipart-intake.js'
+import { createJsonIntake } from '../../src/batch/intake/json/json-intake.js'
+import { createMultipartIntake } from '../../src/batch/intake/multipart/multipart-intake.js'
 import type { BatchIntake } from '../../src/batch/intake/batch-intake.js'
 import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom, splitAt } from '../batch/intake/intake-harness.js'
 import {

@@ -3,9 +3,9 @@
 
 import t from 'tap'
 import type { BatchDocument } from '../../src/batch/intake/batch-document.js'
-import { countTopLevelParts } from '../../src/batch/intake/count-top-level-parts.js'
-import { createJsonIntake } from '../../src/batch/intake/json-intake.js'
-import { createMultipartIntake } from '../../src/batch/intake/multipart-intake.js'
+import { countTopLevelParts } from '../../src/batch/intake/multipart/count-top-level-parts.js'
+import { createJsonIntake } from '../../src/batch/intake/json/json-intake.js'
+import { createMultipartIntake } from '../../src/batch/intake/multipart/multipart-intake.js'
 import { bodyText, ingest, outline } from '../batch/intake/intake-harness.js'
 import { EXAMPLE_101, EXAMPLE_101_REFUSAL, multipartSample, withHttpVersions } from './batch-samples.js'
 import { corpusFile } from './corpus-folder.js'

@@ -2,7 +2,7 @@
 // their query options and /$count), references as single entities (204 when empty), 404 when the parent
 // does not exist.
 import t from 'tap'
-import { accountRefKey } from '../../src/posting/account-key.js'
+import { accountRefKey } from '../../src/model/account-key.js'
 import { READER_BASIC } from '../support/test-service.js'
 import { R, RECEIPT_TYPE, S, SALE_TYPE, W, startReadService } from './support/read-fixture.js'
 

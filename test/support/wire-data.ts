@@ -3,7 +3,7 @@
 // `product0`, `product1`, … are its products in the order of Code, and so `warehouseN`, `counterpartyN`,
 // `organizationN`; `accountNN` is the key of account NN of the chart of accounts Main; `root` and
 // `tokenRoot` are the two service roots as a client addresses them.
-import { accountRefKey } from '../../src/posting/account-key.js'
+import { accountRefKey } from '../../src/model/account-key.js'
 import { loadReadFixture } from '../read/support/read-fixture.js'
 import { loadVirtualFixture } from '../virtual/support/virtual-fixture.js'
 import { REFERENCE_ROOT, TOKEN_ROOT, startTestService, type TestService } from './test-service.js'

@@ -2,7 +2,7 @@
 // the movements written are those the configuration's rules define, totals follow in the same
 // transaction, and a failure anywhere in the middle leaves document, movements and totals as they were.
 import t from 'tap'
-import { accountRefKey } from '../../src/posting/account-key.js'
+import { accountRefKey } from '../../src/model/account-key.js'
 import {
   count,
   documentBody,

@@ -1,7 +1,7 @@
 // Record sets written whole by recorder (accumulation and accounting registers), records of independent
 // information registers, and the read-only sets that answer 405 with Allow.
 import t from 'tap'
-import { accountRefKey } from '../../src/posting/account-key.js'
+import { accountRefKey } from '../../src/model/account-key.js'
 import {
   count,
   documentBody,

@@ -2,7 +2,7 @@
 // sets written directly (with inactive rows) — the totals kept in the writes' transactions equal a
 // recomputation from the movements. The sequence is random but seeded (TOTALS_SEED to replay one).
 import t from 'tap'
-import { accountRefKey } from '../../src/posting/account-key.js'
+import { accountRefKey } from '../../src/model/account-key.js'
 import { Random } from '../../src/seed/random.js'
 import { fixtures, startWriteService, totalsAgainstRecomputation, RECEIPT_TYPE, SALE_TYPE } from './write-helpers.js'
 

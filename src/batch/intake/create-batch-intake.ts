@@ -6,8 +6,8 @@ import { ODataError } from '../../errors.js'
 import type { BatchIntake } from './batch-intake.js'
 import { boundaryOf, parseContentType } from './content-type.js'
 import type { IntakeLimits } from './intake-limits.js'
-import { createJsonIntake } from './json-intake.js'
-import { createMultipartIntake } from './multipart-intake.js'
+import { createJsonIntake } from './json/json-intake.js'
+import { createMultipartIntake } from './multipart/multipart-intake.js'
 
 /**
  * Throws UnsupportedMediaType (415) for another media type, BatchMalformed for a bad boundary.

@@ -1,10 +1,9 @@
-// A write request → its operation. Everything that can be checked without the database is checked here,
-// before any SQL: the profile may write the set, the response format is acceptable, the body is JSON of
-// the right shape and every value fits its property. The operation returned then runs inside a
-// transaction its caller owns (run-write.ts for a single request, `$batch` for a change set).
+// A write request → its operation. The dispatcher (handle-request.ts) has admitted it (the method is one
+// the resource accepts, the profile may write the set); everything else that can be checked without the
+// database is checked here, before any SQL: the response format is acceptable, the body is JSON of the
+// right shape and every value fits its property. The operation returned then runs inside a transaction
+// its caller owns (run-write.ts: one of its own, or the change set's).
 import { ODataError } from '../../errors.js'
-import type { EntitySetModel } from '../../model/model.js'
-import { authorizeWrite } from '../authorize.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
 import { prepareAction } from './write-action.js'
@@ -14,31 +13,17 @@ import { prepareRecordSetWrite } from './write-record-set.js'
 
 export type { WriteOperation }
 
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-
-/** True for the requests prepareWrite serves: POST to a set, PUT/PATCH/DELETE of an entity, a bound action. */
-export function isWriteRequest(request: ServiceRequest): boolean {
-  const kind = request.path.kind
-  return WRITE_METHODS.has(request.method) && (kind === 'entity' || kind === 'action' || (kind === 'collection' && !request.path.count))
-}
-
-function notAllowed(request: ServiceRequest, set: EntitySetModel): ODataError {
-  return new ODataError('MethodNotAllowed', `${request.method} is not allowed on ${set.name}`)
+/** A write the dispatcher should not have admitted: a model whose methods and writers disagree. */
+function noWriter(request: ServiceRequest, what: string): ODataError {
+  return new ODataError('InternalError', `No write serves ${request.method} on ${what}`)
 }
 
 export function prepareWrite(context: ServiceContext, request: ServiceRequest): WriteOperation {
   const path = request.path
   const method = request.method
-  if (path.kind === 'action') {
-    authorizeWrite(request.subject, path.set)
-    if (method !== 'POST') throw notAllowed(request, path.set)
-    return prepareAction(context, request, path.set, path.key, path.action)
-  }
-  if (path.kind !== 'collection' && path.kind !== 'entity') throw new ODataError('MethodNotAllowed', `${method} is not allowed here`)
+  if (path.kind === 'action') return prepareAction(context, request, path.set, path.key, path.action)
+  if (path.kind !== 'collection' && path.kind !== 'entity') throw noWriter(request, path.kind)
   const set = path.set
-  authorizeWrite(request.subject, set)
-  const allowed = path.kind === 'collection' ? set.collectionMethods : set.entityMethods
-  if (!allowed.includes(method)) throw notAllowed(request, set)
   switch (set.kind) {
     case 'Catalog':
     case 'Document':
@@ -53,6 +38,6 @@ export function prepareWrite(context: ServiceContext, request: ServiceRequest): 
     case 'AccountingRegister':
       return prepareRecordSetWrite(context, request, set, path.kind === 'entity' ? path.key : undefined)
     default:
-      throw notAllowed(request, set)
+      throw noWriter(request, set.name)
   }
 }

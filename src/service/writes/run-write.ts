@@ -1,12 +1,12 @@
-// Where a write meets its transaction and its response.
+// Where a write meets its transaction and its response. The dispatcher (handle-request.ts) hands every
+// write here after its refusals, with the change set's transaction when it is an operation of one.
 //
-// - `runWrite` serves a single HTTP request: it prepares the operation (all checks, no SQL), runs it in
-//   one transaction (retried on deadlock by runInTransaction), and only after the commit writes the
-//   result to the sink. With `Repeatability-Request-ID`, a kept response is replayed instead, and the new
-//   response is stored in the same transaction.
-// - `executeWrite` is the same operation inside a transaction the caller owns: `$batch` runs each
-//   operation of a change set through it, on the batch's connection, inside
-//   `runInTransaction(connection, work)`, and sends the results when the set has committed.
+// - Alone, a write is prepared (all checks, no SQL), runs in one transaction of its own (retried on
+//   deadlock by runInTransaction), and only after the commit is its result written to the sink. With
+//   `Repeatability-Request-ID`, a kept response is replayed instead, and the new response is stored in the
+//   same transaction.
+// - In a change set (src/service/change-set.ts) it runs in the set's transaction, which the set commits;
+//   the result goes to the sink at once, and the batch sends it only when the set has committed.
 import { errorBody, isODataError, type ODataError } from '../../errors.js'
 import { logger } from '../../log/logger.js'
 import type { ResponseSink } from '../../respond/response-sink.js'
@@ -27,10 +27,8 @@ import {
 } from './repeatability.js'
 import { sendWriteResult, type WriteResult } from './write-result.js'
 
-export { isWriteRequest } from './prepare-write.js'
-
 /** Runs one write inside the caller's transaction, honouring Repeatability-Request-ID; the caller commits and sends. */
-export async function executeWrite(context: ServiceContext, request: ServiceRequest, transaction: Transaction): Promise<WriteResult> {
+async function executeWrite(context: ServiceContext, request: ServiceRequest, transaction: Transaction): Promise<WriteResult> {
   const key = repeatabilityKey(request)
   if (key) {
     const stored = await storedResponse(transaction, key)
@@ -83,8 +81,14 @@ async function runRepeatable(context: ServiceContext, request: ServiceRequest, s
   purgeLater(context)
 }
 
-/** Serves a single write request: prepare, one transaction, then the response. */
-export async function runWrite(context: ServiceContext, request: ServiceRequest, sink: ResponseSink): Promise<void> {
+/** Serves a write: in the change set's `transaction` when given, else prepare, one transaction, then the response. */
+export async function runWrite(
+  context: ServiceContext,
+  request: ServiceRequest,
+  sink: ResponseSink,
+  transaction?: Transaction,
+): Promise<void> {
+  if (transaction !== undefined) return sendWriteResult(sink, await executeWrite(context, request, transaction))
   const key = repeatabilityKey(request)
   if (key) return runRepeatable(context, request, sink, key)
   const operation = prepareWrite(context, request)

@@ -1,14 +1,15 @@
 // "Write many in one statement": consecutive creates of one catalog or document set, and the Posts of
 // those documents that follow them, as one write with multi-row INSERTs (service.md's headline use: a
-// loader sends 50 documents and their 50 Posts in one `$batch` change set). The caller (the batch) only
-// finds such runs and hands over their requests; everything about SQL is here.
+// loader sends 50 documents and their 50 Posts in one `$batch` change set). The change set
+// (src/service/change-set.ts) hands over requests the dispatcher has admitted (method, the profile's
+// right to write); everything about SQL is here.
 //
 // Every observable result stays what the requests give one by one: each create's row, Location and 201
 // body, each Post's movements, totals and 204 with a new ETag, all in the caller's one transaction.
 // Anything unusual makes it decline (undefined), and the caller runs the requests one by one, which
-// reports the refusal at its request: a body that does not validate, a profile that may not write, a
-// posted document marked for deletion (prepareWriteMany), or a key that exists (the operation; the
-// failed multi-row INSERT changed nothing, as InnoDB undoes a failed statement whole).
+// reports the refusal at its request: a body that does not validate, a posted document marked for
+// deletion (prepareWriteMany), or a key that exists (the operation; the failed multi-row INSERT changed
+// nothing, as InnoDB undoes a failed statement whole).
 import { ODataError } from '../../errors.js'
 import type { EntitySetModel } from '../../model/model.js'
 import { postNewDocuments } from '../../posting/post-document.js'
@@ -16,7 +17,6 @@ import type { EntityValues } from '../../posting/posting-plan.js'
 import { id, join, list, sql } from '../../sql/sql-template.js'
 import { recordChanges } from '../../store/change-record.js'
 import type { Transaction } from '../../store/transaction.js'
-import { authorizeWrite } from '../authorize.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
 import { newDataVersion } from './data-version.js'
@@ -51,7 +51,6 @@ export function prepareWriteMany(
   try {
     plans = createRequests.map((request) => {
       if (request.path.kind !== 'collection') throw new ODataError('BadRequest', 'not a create')
-      authorizeWrite(request.subject, request.path.set)
       return planCreate(context, request, request.path.set)
     })
   } catch (error) {

@@ -1,6 +1,6 @@
 // A batch whose last change set carries its log entries (batch-log-commit.test.ts) and whose COMMIT gets no
 // answer: the connection is lost on the way, so the service cannot know whether the set and its entries were
-// committed (src/batch/execute/execute-batch.ts, state `uncertain`). It looks the batch id up on another
+// committed (src/batch/batch-log.ts). It looks the batch id up on another
 // connection and writes the entries only if they are not there: never lost, never twice. A proxy between the
 // service and the database cuts the connection at that COMMIT, before or after the server has it.
 import t from 'tap'

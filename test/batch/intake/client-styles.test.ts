@@ -5,8 +5,8 @@
 import t from 'tap'
 import type { BatchDocument, BatchOperation } from '../../../src/batch/intake/batch-document.js'
 import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
-import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
-import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
+import { createJsonIntake } from '../../../src/batch/intake/json/json-intake.js'
+import { createMultipartIntake } from '../../../src/batch/intake/multipart/multipart-intake.js'
 import {
   type TapTest,
   clientJsonBodies,

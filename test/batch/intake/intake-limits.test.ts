@@ -4,10 +4,10 @@
 
 import t from 'tap'
 import { buildJsonBatch, buildMultipartBatch } from '../../support/build-batch-body.js'
-import { countTopLevelParts } from '../../../src/batch/intake/count-top-level-parts.js'
+import { countTopLevelParts } from '../../../src/batch/intake/multipart/count-top-level-parts.js'
 import { DEFAULT_INTAKE_LIMITS, resolveIntakeLimits } from '../../../src/batch/intake/intake-limits.js'
-import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
-import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
+import { createJsonIntake } from '../../../src/batch/intake/json/json-intake.js'
+import { createMultipartIntake } from '../../../src/batch/intake/multipart/multipart-intake.js'
 import { ingest, pushVolatile, splitAt } from './intake-harness.js'
 
 t.test('the defaults are the service settings of service.md §8', async (t) => {

@@ -3,7 +3,7 @@
 
 import t from 'tap'
 import { buildJsonBatch } from '../../support/build-batch-body.js'
-import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
+import { createJsonIntake } from '../../../src/batch/intake/json/json-intake.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom, splitAt } from './intake-harness.js'
 

@@ -2,7 +2,7 @@
 
 import t from 'tap'
 import { buildMultipartBatch } from '../../support/build-batch-body.js'
-import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
+import { createMultipartIntake } from '../../../src/batch/intake/multipart/multipart-intake.js'
 import { ingest, outcomeKey, randomSplit, seededRandom, summarize, summarizeOperation } from './intake-harness.js'
 
 /** Parses a body written with `\n` line ends turned into CRLF (unless `keepLineFeeds`). */
@@ -191,7 +191,7 @@ t.test('generated batches of every shape round-trip through the intake at random
 })
 
 t.test('heads and bodies that span two slabs of kept input read as when whole', async (t) => {
-  // The first slab holds 64 KiB of input (chunk-slabs.ts): a preamble of every length moves each byte
+  // The first slab holds 64 KiB of input (chunk-copies.ts): a preamble of every length moves each byte
   // of heads and bodies, in turn, onto the end of that slab.
   const operations = Array.from({ length: 400 }, (_, index) => ({
     method: index % 3 === 0 ? 'GET' : 'PATCH',

@@ -3,7 +3,7 @@
 
 import t from 'tap'
 import { buildMultipartBatch } from '../../support/build-batch-body.js'
-import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
+import { createMultipartIntake } from '../../../src/batch/intake/multipart/multipart-intake.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom } from './intake-harness.js'
 

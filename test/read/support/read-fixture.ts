@@ -3,7 +3,7 @@
 // mixed case, Cyrillic, an empty reference, a document without goods, both record types, a register
 // without key fields). Keys are fixed GUIDs, so expected results and the wire cases in protocol/reads
 // can name them.
-import { accountRefKey } from '../../../src/posting/account-key.js'
+import { accountRefKey } from '../../../src/model/account-key.js'
 import type { Pool } from '../../../src/store/pool.js'
 import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestResponse, type TestService } from '../../support/test-service.js'
 

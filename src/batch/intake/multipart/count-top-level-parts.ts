@@ -6,8 +6,8 @@
 // nothing after the close delimiter. So `countTopLevelParts(body, b)` equals
 // `progress.topLevelParts` after the same bytes went through `createMultipartIntake({ boundary: b })`.
 
-import { asBuffer } from './as-buffer.js'
-import { HYPHEN } from './http-chars.js'
+import { asBuffer } from '../as-buffer.js'
+import { HYPHEN } from '../http-chars.js'
 
 export function countTopLevelParts(body: Uint8Array, boundary: string): number {
   const bytes = asBuffer(body)

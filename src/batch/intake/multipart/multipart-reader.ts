@@ -15,27 +15,27 @@
 // scan (a few milliseconds for 10 MB) and keeps nothing.
 //
 // Validate eagerly, materialise lazily: while operations are kept, each chunk is copied once into a
-// slab (chunk-slabs.ts); the parts are checked where they lie, and each operation records positions in
+// slab (chunk-copies.ts); the parts are checked where they lie, and each operation records positions in
 // the copy and makes its strings and body view when first read (multipart-operation.ts).
 
-import { asBuffer } from './as-buffer.js'
-import type { BatchDocument, BatchOperation } from './batch-document.js'
-import type { BatchIntake, IntakeProgress } from './batch-intake.js'
-import { IntakeContext } from './intake-context.js'
-import { batchMalformed, batchTooLarge, tooManyOperations } from './intake-errors.js'
-import type { IntakeLimits } from './intake-limits.js'
+import { asBuffer } from '../as-buffer.js'
+import type { BatchDocument, BatchOperation } from '../batch-document.js'
+import type { BatchIntake, IntakeProgress } from '../batch-intake.js'
+import { MultipartReadState } from './multipart-read-state.js'
+import { batchMalformed, batchTooLarge, tooManyOperations } from '../intake-errors.js'
+import type { IntakeLimits } from '../intake-limits.js'
 import { type FramingEvents, MultipartFraming } from './multipart-framing.js'
 import type { PartBodySink } from './part-body-sink.js'
 import { PartParser, type PartReceiver } from './part-parser.js'
-import type { ODataError } from '../../errors.js'
+import type { ODataError } from '../../../errors.js'
 
-export function createGeneralMultipartIntake(boundary: string, limits: IntakeLimits): BatchIntake {
+export function createMultipartReader(boundary: string, limits: IntakeLimits): BatchIntake {
   return new GeneralMultipartIntake(boundary, limits)
 }
 
 class GeneralMultipartIntake implements BatchIntake, FramingEvents, PartReceiver {
   readonly format = 'multipart' as const
-  private readonly context: IntakeContext
+  private readonly context: MultipartReadState
   private readonly framing: MultipartFraming
   private readonly parts: PartParser
   private bytesReceived = 0
@@ -50,7 +50,7 @@ class GeneralMultipartIntake implements BatchIntake, FramingEvents, PartReceiver
     boundary: string,
     private readonly limits: IntakeLimits,
   ) {
-    this.context = new IntakeContext(limits)
+    this.context = new MultipartReadState(limits)
     this.framing = new MultipartFraming(boundary, this, 'the batch', this.context)
     this.parts = new PartParser(this.context, this)
   }
@@ -77,7 +77,7 @@ class GeneralMultipartIntake implements BatchIntake, FramingEvents, PartReceiver
     }
     const input = asBuffer(chunk)
     const context = this.context
-    // While operations are kept, the chunk is copied once into a slab and read there (chunk-slabs.ts):
+    // While operations are kept, the chunk is copied once into a slab and read there (chunk-copies.ts):
     // the operations point into the copy. The copy may take two slabs; retaining may stop on the way.
     let from = 0
     while (from < input.length && context.retaining) {

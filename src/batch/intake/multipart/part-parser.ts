@@ -7,13 +7,13 @@
 // Parts of one multipart body follow one another, so one parser per level (the batch, the change set)
 // reads them all, and so do its request and change-set parsers: `begin` starts the next part.
 
-import type { BatchOperation } from './batch-document.js'
+import type { BatchOperation } from '../batch-document.js'
 import { ChangeSetParser } from './change-set-parser.js'
-import { boundaryOf, parseContentType } from './content-type.js'
+import { boundaryOf, parseContentType } from '../content-type.js'
 import { EmbeddedRequestParser, type OperationReceiver } from './embedded-request-parser.js'
 import { HeadKind, type HeadOwner } from './head-scanner.js'
-import type { IntakeContext } from './intake-context.js'
-import { batchMalformed } from './intake-errors.js'
+import type { MultipartReadState } from './multipart-read-state.js'
+import { batchMalformed } from '../intake-errors.js'
 import type { PartBodySink } from './part-body-sink.js'
 
 /** Where the parsed operations of a part go. */
@@ -36,7 +36,7 @@ export class PartParser implements PartBodySink, HeadOwner, OperationReceiver {
   private changeSetParser: ChangeSetParser | undefined
 
   constructor(
-    private readonly context: IntakeContext,
+    private readonly context: MultipartReadState,
     private readonly receiver: PartReceiver,
   ) {
     this.request = new EmbeddedRequestParser(context, this)

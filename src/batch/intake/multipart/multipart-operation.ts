@@ -1,14 +1,14 @@
 // An operation of a multipart batch: checked when it was read, made into strings when it is used.
 //
 // The head scanner has already refused anything malformed, and the operation table records where the
-// request line, the headers, the part's Content-ID and the body lie in the kept input (chunk-slabs.ts).
+// request line, the headers, the part's Content-ID and the body lie in the kept input (chunk-copies.ts).
 // This object makes `method`, `url`, `headers`, `id` and `body` from those positions on first access,
 // once: reading a batch of thousands of operations builds no strings, Maps or Buffers before the
 // planner asks for them.
 
-import { type BatchOperation, type OperationBody, type OperationHeaders, addHeader } from './batch-document.js'
-import { CARRIAGE_RETURN, LINE_FEED, isBlankByte } from './http-chars.js'
-import { Cell, type OperationTable } from './operation-table.js'
+import { type BatchOperation, type OperationBody, type OperationHeaders, addHeader } from '../batch-document.js'
+import { CARRIAGE_RETURN, LINE_FEED, isBlankByte } from '../http-chars.js'
+import { Cell, type OperationPositions } from './operation-positions.js'
 
 const NO_DEPENDENCIES: readonly string[] = Object.freeze([])
 const COLON = 0x3a
@@ -40,7 +40,7 @@ export class MultipartOperation implements BatchOperation {
    * row per operation in document order, so the row number is the operation's index.
    */
   constructor(
-    private readonly table: OperationTable,
+    private readonly table: OperationPositions,
     private readonly at: number,
   ) {}
 

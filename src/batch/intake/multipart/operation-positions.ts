@@ -27,7 +27,7 @@ export const enum Cell {
   Width,
 }
 
-export class OperationTable {
+export class OperationPositions {
   /** The buffers the rows name, by number. */
   readonly buffers: Buffer[] = []
   private rows = 0

@@ -14,19 +14,19 @@
 //     not `Name: value` with a token name, a request line that is not `<METHOD> <url> [HTTP/d.d]`, a
 //     second Content-Type or Content-ID on a part.
 //
-// A head lies where the input put it while the input is kept (chunk-slabs.ts) and its ranges follow one
+// A head lies where the input put it while the input is kept (chunk-copies.ts) and its ranges follow one
 // another; only a head whose bytes are not one range (split between two slabs, or by a chunk that is
 // not kept) is copied into the head buffer, then, if it is kept, into a buffer of its own. Heads follow
 // one another in the byte stream (a change set's head is complete before its first member starts), so
 // one scanner serves a whole intake: `begin` starts the next head.
 
 import type { InputLifetime } from './delimiter-scanner.js'
-import { CARRIAGE_RETURN, HORIZONTAL_TAB, LINE_FEED, TOKEN_BYTE, hasControlOrDelete, isBlankByte } from './http-chars.js'
-import { batchMalformed } from './intake-errors.js'
-import type { IntakeLimits } from './intake-limits.js'
-import { FieldName, knownLineAt } from './known-lines.js'
+import { CARRIAGE_RETURN, HORIZONTAL_TAB, LINE_FEED, TOKEN_BYTE, hasControlOrDelete, isBlankByte } from '../http-chars.js'
+import { batchMalformed } from '../intake-errors.js'
+import type { IntakeLimits } from '../intake-limits.js'
+import { FieldName, commonHeaderLineAt } from './common-header-lines.js'
 import { type RequestLineRanges, checkRequestLine } from './request-line.js'
-import type { ODataError } from '../../errors.js'
+import type { ODataError } from '../../../errors.js'
 
 export const enum HeadKind {
   /** MIME part headers: Content-Type and Content-ID are recorded. */
@@ -206,9 +206,9 @@ export class HeadScanner implements RequestLineRanges {
     let phase = this.phase
     while (position < end) {
       if (phase === Phase.Name) {
-        const known = position === lineStart ? knownLineAt(data, words, position, end) : undefined
+        const known = position === lineStart ? commonHeaderLineAt(data, words, position, end) : undefined
         if (known !== undefined) {
-          // The whole line, its break included, is one every client writes (known-lines.ts).
+          // The whole line, its break included, is one every client writes (common-header-lines.ts).
           const contentEnd = position + known.length
           const next = data[contentEnd] === LINE_FEED ? contentEnd + 1 : contentEnd + 2
           this.completeLine(lineStart, contentEnd, next, position + known.colon, known.name)

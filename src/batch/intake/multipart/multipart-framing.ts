@@ -9,9 +9,9 @@
 // Data is passed on as ranges of the buffers pushed, never sliced (see delimiter-scanner.ts).
 
 import { DelimiterScanner, type DelimiterSink, type InputLifetime } from './delimiter-scanner.js'
-import { CARRIAGE_RETURN, HYPHEN, LINE_FEED, isBlankByte } from './http-chars.js'
-import { ODataError } from '../../errors.js'
-import { batchMalformed } from './intake-errors.js'
+import { CARRIAGE_RETURN, HYPHEN, LINE_FEED, isBlankByte } from '../http-chars.js'
+import { ODataError } from '../../../errors.js'
+import { batchMalformed } from '../intake-errors.js'
 import type { PartBodySink } from './part-body-sink.js'
 
 export interface FramingEvents {

@@ -6,7 +6,7 @@
 // writes `GET /service/Customers('ALFKI')` alone; such a line is refused). A line whose only word after
 // the method is the version has no URL.
 
-import { HORIZONTAL_TAB, SPACE, TOKEN_BYTE, hasSpaceOrControl, isBlankByte } from './http-chars.js'
+import { HORIZONTAL_TAB, SPACE, TOKEN_BYTE, hasSpaceOrControl, isBlankByte } from '../http-chars.js'
 
 /** Where the method and URL of a request line lie (positions in the buffer that holds it). */
 export interface RequestLineRanges {

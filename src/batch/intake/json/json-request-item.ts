@@ -6,9 +6,9 @@
 // members (`if`, annotations) are ignored. Whether ids are unique, groups adjacent… is for the caller
 // and the planner.
 
-import { type BatchOperation, type JsonValue, type OperationHeaders, addHeader } from './batch-document.js'
-import { hasNoControlCharacters, isToken } from './http-chars.js'
-import { batchMalformed } from './intake-errors.js'
+import { type BatchOperation, type JsonValue, type OperationHeaders, addHeader } from '../batch-document.js'
+import { hasNoControlCharacters, isToken } from '../http-chars.js'
+import { batchMalformed } from '../intake-errors.js'
 
 type JsonObject = { readonly [name: string]: JsonValue }
 

@@ -6,7 +6,7 @@
 // check byte by byte (a token name, its colon, no control character) and tells which header it is.
 // Any other spelling (another case, other blanks) is simply read the general way.
 
-import { CARRIAGE_RETURN, LINE_FEED } from './http-chars.js'
+import { CARRIAGE_RETURN, LINE_FEED } from '../http-chars.js'
 
 /** The headers the head scanner records. */
 export const enum FieldName {
@@ -17,7 +17,7 @@ export const enum FieldName {
   Other,
 }
 
-export interface KnownLine {
+export interface CommonHeaderLine {
   /** The line's length without its line break. */
   readonly length: number
   /** Offset of the colon after the name. */
@@ -31,7 +31,7 @@ export interface KnownLine {
   readonly text: string
 }
 
-function knownLine(text: string, name: FieldName): KnownLine {
+function knownLine(text: string, name: FieldName): CommonHeaderLine {
   const bytes = Buffer.from(text, 'latin1')
   const wordCount = Math.floor(bytes.length / 4)
   const words = new Int32Array(wordCount)
@@ -40,7 +40,7 @@ function knownLine(text: string, name: FieldName): KnownLine {
   return { length: bytes.length, colon, value: colon + 2, name, words, tail: bytes.subarray(wordCount * 4), text }
 }
 
-const KNOWN_LINES: readonly KnownLine[] = [
+const KNOWN_LINES: readonly CommonHeaderLine[] = [
   knownLine('Content-Type: application/http', FieldName.ContentType),
   knownLine('Content-Transfer-Encoding: binary', FieldName.Other),
   knownLine('Content-Type: application/json', FieldName.ContentType),
@@ -53,7 +53,7 @@ const FIRST_WORD = KNOWN_LINES[0].words[0]
  * The known line at `data[start, …)`, followed by its line break (LF or CRLF) before `end`, or
  * undefined. `words` is a DataView of `data`.
  */
-export function knownLineAt(data: Buffer, words: DataView, start: number, end: number): KnownLine | undefined {
+export function commonHeaderLineAt(data: Buffer, words: DataView, start: number, end: number): CommonHeaderLine | undefined {
   if (start + 4 > end || words.getInt32(start, true) !== FIRST_WORD) return undefined
   for (const line of KNOWN_LINES) {
     const lineEnd = start + line.length

@@ -7,14 +7,14 @@
 // comes first in the checks order) and counted (for the actual figure) but no longer stored, and the
 // input is no longer copied.
 
-import type { BatchItem, BatchOperation } from './batch-document.js'
-import { ChunkSlabs } from './chunk-slabs.js'
+import type { BatchItem, BatchOperation } from '../batch-document.js'
+import { ChunkCopies } from './chunk-copies.js'
 import type { InputLifetime } from './delimiter-scanner.js'
 import { HeadScanner } from './head-scanner.js'
-import type { IntakeLimits } from './intake-limits.js'
-import { OperationTable } from './operation-table.js'
+import type { IntakeLimits } from '../intake-limits.js'
+import { OperationPositions } from './operation-positions.js'
 
-export class IntakeContext implements InputLifetime {
+export class MultipartReadState implements InputLifetime {
   readonly items: BatchItem[] = []
   readonly operations: BatchOperation[] = []
   /** Operations seen, stored or not; the next operation's index. */
@@ -28,13 +28,13 @@ export class IntakeContext implements InputLifetime {
    * was copied into `slabs`, so the ranges the parsers see stay valid (InputLifetime).
    */
   retaining = true
-  readonly slabs: ChunkSlabs
+  readonly slabs: ChunkCopies
   /** Where the operations kept lie in the slabs. */
-  table = new OperationTable()
+  table = new OperationPositions()
   readonly headScanner: HeadScanner
 
   constructor(readonly limits: IntakeLimits) {
-    this.slabs = new ChunkSlabs(limits.maxBytes)
+    this.slabs = new ChunkCopies(limits.maxBytes)
     this.headScanner = new HeadScanner(limits, this)
   }
 
@@ -52,6 +52,6 @@ export class IntakeContext implements InputLifetime {
     this.operations.length = 0
     this.retainedBytes = 0
     this.slabs.release()
-    this.table = new OperationTable()
+    this.table = new OperationPositions()
   }
 }

@@ -9,16 +9,16 @@
 // Items with the same `atomicityGroup` must be adjacent (JSON Format 4.01 §19.1); they become one
 // change set, the same shape a multipart change set has.
 
-import { asBuffer } from './as-buffer.js'
-import type { BatchChangeSet, BatchDocument, BatchItem, BatchOperation } from './batch-document.js'
-import type { BatchIntake, IntakeProgress } from './batch-intake.js'
+import { asBuffer } from '../as-buffer.js'
+import type { BatchChangeSet, BatchDocument, BatchItem, BatchOperation } from '../batch-document.js'
+import type { BatchIntake, IntakeProgress } from '../batch-intake.js'
 import { GuardedJsonScanner, type JsonScannerEvents } from './guarded-json-scanner.js'
-import { batchMalformed, batchTooLarge, tooManyOperations } from './intake-errors.js'
-import { type IntakeLimits, resolveIntakeLimits } from './intake-limits.js'
+import { batchMalformed, batchTooLarge, tooManyOperations } from '../intake-errors.js'
+import { type IntakeLimits, resolveIntakeLimits } from '../intake-limits.js'
 import { operationFromJsonItem } from './json-request-item.js'
-import { repeatedMemberName } from '../../odata/repeated-member-name.js'
+import { repeatedMemberName } from '../../../odata/repeated-member-name.js'
 import { isUtf8 } from 'node:buffer'
-import { ODataError } from '../../errors.js'
+import { ODataError } from '../../../errors.js'
 
 export interface JsonIntakeOptions {
   readonly limits?: Partial<IntakeLimits>

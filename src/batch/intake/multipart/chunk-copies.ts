@@ -14,7 +14,7 @@
 const FIRST_SLAB_BYTES = 64 * 1024
 const LARGEST_SLAB_BYTES = 1024 * 1024
 
-export class ChunkSlabs {
+export class ChunkCopies {
   private slab: Buffer | undefined
   private fill = 0
   /** Bytes copied into slabs so far. */

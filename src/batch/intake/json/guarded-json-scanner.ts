@@ -13,9 +13,9 @@
 // cut out.
 
 import { isUtf8 } from 'node:buffer'
-import { batchMalformed } from './intake-errors.js'
+import { batchMalformed } from '../intake-errors.js'
 import { ByteCollector } from './byte-collector.js'
-import type { IntakeLimits } from './intake-limits.js'
+import type { IntakeLimits } from '../intake-limits.js'
 
 export interface JsonScannerEvents {
   /**

@@ -16,12 +16,12 @@
 // delimiter.
 //
 // Ranges are reported, never sliced: `onData` receives a buffer with start and end. While the intake
-// keeps what it is pushed (chunk-slabs.ts), the bytes held back at the end of a chunk (a possible
+// keeps what it is pushed (chunk-copies.ts), the bytes held back at the end of a chunk (a possible
 // delimiter start, a carriage return) are reported from where they lie in that copy, so that data
 // spanning chunks stays one range of one slab; otherwise they are reported from the scanner's own
 // small copy, valid only during the call.
 
-import { CARRIAGE_RETURN, LINE_FEED } from './http-chars.js'
+import { CARRIAGE_RETURN, LINE_FEED } from '../http-chars.js'
 
 export interface DelimiterSink {
   /** Bytes between delimiters: `data[start, end)`. Valid only during the call unless the input is kept (InputLifetime). */
@@ -31,7 +31,7 @@ export interface DelimiterSink {
 }
 
 /**
- * While `retaining` is true, the data pushed is the intake's copy (chunk-slabs.ts), and every range
+ * While `retaining` is true, the data pushed is the intake's copy (chunk-copies.ts), and every range
  * reported stays valid after the call; otherwise ranges are valid only during the call.
  */
 export interface InputLifetime {

@@ -9,12 +9,12 @@
 // figures, and the boundary is the one framing a multipart body has (RFC 2046 §5.1.1). The body is a
 // view of the kept input; only a body that is not one range of it (split between two slabs) is joined.
 
-import type { BatchOperation } from './batch-document.js'
+import type { BatchOperation } from '../batch-document.js'
 import { HeadKind, type HeadOwner } from './head-scanner.js'
-import type { IntakeContext } from './intake-context.js'
-import { batchMalformed } from './intake-errors.js'
+import type { MultipartReadState } from './multipart-read-state.js'
+import { batchMalformed } from '../intake-errors.js'
 import { MultipartOperation } from './multipart-operation.js'
-import { Cell } from './operation-table.js'
+import { Cell } from './operation-positions.js'
 import type { PartBodySink } from './part-body-sink.js'
 
 /** Where a parsed operation goes, and how its part is named in messages. */
@@ -44,7 +44,7 @@ export class EmbeddedRequestParser implements PartBodySink, HeadOwner {
   private earlierBodyRanges: Buffer[] | undefined
 
   constructor(
-    private readonly context: IntakeContext,
+    private readonly context: MultipartReadState,
     private readonly receiver: OperationReceiver,
   ) {}
 

@@ -5,10 +5,10 @@
 // Change sets do not nest and follow one another, so the batch level has one of these parsers and
 // `begin` starts the next change set.
 
-import type { ODataError } from '../../errors.js'
-import type { BatchOperation } from './batch-document.js'
-import type { IntakeContext } from './intake-context.js'
-import { batchMalformed } from './intake-errors.js'
+import type { ODataError } from '../../../errors.js'
+import type { BatchOperation } from '../batch-document.js'
+import type { MultipartReadState } from './multipart-read-state.js'
+import { batchMalformed } from '../intake-errors.js'
 import { type FramingEvents, MultipartFraming } from './multipart-framing.js'
 import type { PartBodySink } from './part-body-sink.js'
 import { PartParser, type PartReceiver } from './part-parser.js'
@@ -23,7 +23,7 @@ export class ChangeSetParser implements PartBodySink, FramingEvents, PartReceive
 
   /** @param receiver where the change set goes once complete. */
   constructor(
-    private readonly context: IntakeContext,
+    private readonly context: MultipartReadState,
     private readonly receiver: PartReceiver,
   ) {
     this.members = new PartParser(context, this)
