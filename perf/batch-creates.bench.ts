@@ -31,6 +31,7 @@ const FORMATS = (process.env.BENCH_FORMATS ?? 'json,multipart').split(',') as ('
 const SERVICE_PORT = 18141
 const BARE_PORT = 18142
 const LOGGED_SERVICE_PORT = 18143
+const UNTRACKED_SERVICE_PORT = 18144
 
 const { pool } = await prepareBenchDatabase(1)
 const cleanUp = () => pool.query('DELETE FROM `c_Products` WHERE `Article` = ?', [MARK])
@@ -161,12 +162,17 @@ async function direct(direct: Pool, seconds: number): Promise<number> {
 
 const service = await startServerProcess('./bench-server.js', [String(SERVICE_PORT)], { REQUEST_LOG_LEVEL: 'off' })
 const loggedService = await startServerProcess('./bench-server.js', [String(LOGGED_SERVICE_PORT)], { REQUEST_LOG_LEVEL: 'all' })
+const untrackedService = await startServerProcess('./bench-server.js', [String(UNTRACKED_SERVICE_PORT)], {
+  REQUEST_LOG_LEVEL: 'off',
+  BENCH_CHANGE_RECORD: 'off',
+})
 const bare = await startServerProcess('./bare-create-server.js', [String(BARE_PORT)])
 const directPool = createPool(benchAddress(), { connectionLimit: CLIENTS })
 try {
   for (const kind of FORMATS) {
     await measure(service, SERVICE_PORT, kind, 1) // warm-up
     await measure(loggedService, LOGGED_SERVICE_PORT, kind, 1)
+    await measure(untrackedService, UNTRACKED_SERVICE_PORT, kind, 1)
     await measure(bare, BARE_PORT, kind, 1)
   }
   await direct(directPool, 1)
@@ -175,6 +181,7 @@ try {
     const bareBefore = await measure(bare, BARE_PORT, kind, SECONDS)
     const measured = await measure(service, SERVICE_PORT, kind, SECONDS)
     const logged = await measure(loggedService, LOGGED_SERVICE_PORT, kind, SECONDS)
+    const untracked = await measure(untrackedService, UNTRACKED_SERVICE_PORT, kind, SECONDS)
     const bareAfter = await measure(bare, BARE_PORT, kind, SECONDS)
     const baseline = (bareBefore.operationsPerSecond + bareAfter.operationsPerSecond) / 2
     const bareCpu = (bareBefore.cpuPerOperation + bareAfter.cpuPerOperation) / 2
@@ -194,6 +201,11 @@ try {
       loggedRatio: logged.operationsPerSecond / baseline,
       loggedCpuMicrosecondsPerOperation: logged.cpuPerOperation,
       loggedDatabaseCpuMicrosecondsPerOperation: logged.databaseCpuPerOperation,
+      loggedRatioToLogOff: logged.operationsPerSecond / measured.operationsPerSecond,
+      untrackedOperationsPerSecond: untracked.operationsPerSecond,
+      changeRecordRatio: measured.operationsPerSecond / untracked.operationsPerSecond,
+      untrackedCpuMicrosecondsPerOperation: untracked.cpuPerOperation,
+      untrackedDatabaseCpuMicrosecondsPerOperation: untracked.databaseCpuPerOperation,
     }
     printResult({
       benchmark: `batch-creates ${kind}`,
@@ -216,11 +228,18 @@ try {
     console.log(
       `  ${kind}: with the request log at \`all\` (a row per operation): ${logged.operationsPerSecond.toFixed(0)} operations/s, ` +
         `ratio ${extra.loggedRatio.toFixed(2)}; CPU per operation: service ${logged.cpuPerOperation.toFixed(1)} µs` +
-        (logged.databaseCpuPerOperation === undefined ? '' : `, database server ${logged.databaseCpuPerOperation.toFixed(1)} µs`),
+        (logged.databaseCpuPerOperation === undefined ? '' : `, database server ${logged.databaseCpuPerOperation.toFixed(1)} µs`) +
+        `; ÷ the same service with the log off ${extra.loggedRatioToLogOff.toFixed(2)} (target ≥ 0.8)`,
+    )
+    console.log(
+      `  ${kind}: the change record's cost: the service ÷ the same service without its notes ` +
+        `(${untracked.operationsPerSecond.toFixed(0)} operations/s) ${extra.changeRecordRatio.toFixed(2)} (target ≥ 0.9); ` +
+        `CPU per operation without them ${untracked.cpuPerOperation.toFixed(1)} µs` +
+        (untracked.databaseCpuPerOperation === undefined ? '' : `, database server ${untracked.databaseCpuPerOperation.toFixed(1)} µs`),
     )
   }
 } finally {
-  await Promise.all([service.stop(), loggedService.stop(), bare.stop()])
+  await Promise.all([service.stop(), loggedService.stop(), untrackedService.stop(), bare.stop()])
   await directPool.end()
   await cleanUp()
   await pool.end()

@@ -19,6 +19,17 @@ import type { Transaction } from './transaction.js'
 /** Rows per INSERT of notes: far below any server's max_allowed_packet. */
 const NOTES_PER_INSERT = 2000
 
+/**
+ * Whether writes note their keys. Always on in the service; the batch-creates benchmark turns it off in a
+ * server of its own to measure what the notes cost (perf/support/bench-server.ts, BENCH_CHANGE_RECORD=off).
+ */
+let recording = true
+
+/** Turns the notes off (or on again) for this process: a measuring instrument, never a setting of the service. */
+export function setChangeRecording(on: boolean): void {
+  recording = on
+}
+
 /** Per open transaction: table → key text → key values. A Map keeps one note per row however often it changed. */
 const pending = new WeakMap<Transaction, Map<string, Map<string, readonly unknown[]>>>()
 
@@ -37,6 +48,7 @@ export function changeKeyHash(keyText: string): Buffer {
 
 /** Notes that the row of `table` whose entity has these key values (in its set's key order) was written. */
 export function recordChange(transaction: Transaction, table: string, key: readonly unknown[]): void {
+  if (!recording) return
   let byTable = pending.get(transaction)
   if (!byTable) pending.set(transaction, (byTable = new Map()))
   let keys = byTable.get(table)
