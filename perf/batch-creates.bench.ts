@@ -30,6 +30,7 @@ import { readBatchAnswer } from '../src/tools/shared/batch-answer.js'
 import { buildBatchBody, type BatchBody } from '../src/tools/shared/batch-body.js'
 import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { databaseCpuReader } from './support/database-cpu.js'
+import { freePort } from './support/free-port.js'
 import { printResult } from './support/report.js'
 import { startServerProcess, type ServerProcess } from './support/server-process.js'
 
@@ -40,10 +41,13 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1))
 const MARK = 'bench-create'
 const FORMATS = (process.env.BENCH_FORMATS ?? 'json,multipart').split(',') as ('json' | 'multipart')[]
-const SERVICE_PORT = 18141
-const BARE_PORT = 18142
-const LOGGED_SERVICE_PORT = 18143
-const UNTRACKED_SERVICE_PORT = 18144
+// Ports from the system, not fixed ones: a fixed port would be shared with the same benchmark run beside this one.
+const [SERVICE_PORT, BARE_PORT, LOGGED_SERVICE_PORT, UNTRACKED_SERVICE_PORT] = [
+  await freePort(),
+  await freePort(),
+  await freePort(),
+  await freePort(),
+]
 
 const { pool } = await prepareBenchDatabase(1)
 const cleanUp = () => pool.query('DELETE FROM `c_Products` WHERE `Article` = ?', [MARK])
