@@ -30,7 +30,7 @@ import { readBatchAnswer } from '../src/tools/shared/batch-answer.js'
 import { buildBatchBody, type BatchBody } from '../src/tools/shared/batch-body.js'
 import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { databaseCpuReader } from './support/database-cpu.js'
-import { freePort } from './support/free-port.js'
+import { freePorts } from './support/free-port.js'
 import { printResult } from './support/report.js'
 import { startServerProcess, type ServerProcess } from './support/server-process.js'
 

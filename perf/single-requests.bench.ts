@@ -10,7 +10,7 @@
 // Run: node scripts/run-benchmarks.mjs single-requests   (BENCH_SECONDS, BENCH_CPU_PROF=<folder> for profiles)
 import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { databaseCpuReader } from './support/database-cpu.js'
-import { freePort } from './support/free-port.js'
+import { freePorts } from './support/free-port.js'
 import { runLoad } from './support/load-client.js'
 import { printResult } from './support/report.js'
 import { startServerProcess, type ServerProcess } from './support/server-process.js'
