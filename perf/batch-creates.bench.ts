@@ -42,12 +42,7 @@ const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1))
 const MARK = 'bench-create'
 const FORMATS = (process.env.BENCH_FORMATS ?? 'json,multipart').split(',') as ('json' | 'multipart')[]
 // Ports from the system, not fixed ones: a fixed port would be shared with the same benchmark run beside this one.
-const [SERVICE_PORT, BARE_PORT, LOGGED_SERVICE_PORT, UNTRACKED_SERVICE_PORT] = [
-  await freePort(),
-  await freePort(),
-  await freePort(),
-  await freePort(),
-]
+const [SERVICE_PORT, BARE_PORT, LOGGED_SERVICE_PORT, UNTRACKED_SERVICE_PORT] = await freePorts(4)
 
 const { pool } = await prepareBenchDatabase(1)
 const cleanUp = () => pool.query('DELETE FROM `c_Products` WHERE `Article` = ?', [MARK])

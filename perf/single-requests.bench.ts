@@ -19,12 +19,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const CONNECTIONS = 50
 const MARK = 'bench-single'
 // Ports from the system, not fixed ones: a fixed port would be shared with the same benchmark run beside this one.
-const [SERVICE_PORT, BARE_READ_PORT, BARE_CREATE_PORT, FRONTED_PORT] = [
-  await freePort(),
-  await freePort(),
-  await freePort(),
-  await freePort(),
-]
+const [SERVICE_PORT, BARE_READ_PORT, BARE_CREATE_PORT, FRONTED_PORT] = await freePorts(4)
 
 const { pool } = await prepareBenchDatabase(1)
 const [rows] = await pool.query('SELECT Ref_Key FROM c_Products WHERE Article <> ? ORDER BY Code LIMIT 1000', [MARK])
