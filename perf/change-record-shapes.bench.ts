@@ -1,7 +1,8 @@
 // What the change record's notes cost the database and the driver, shape by shape: change sets of 100
 // catalog rows (one multi-row INSERT in a transaction, 4 connections at once, as batch-creates sends them),
 // each transaction also writing its notes in one of the shapes below, against the same transaction
-// without notes, in rounds one after the other (docs/decisions.md, "The change record's cost"):
+// without notes, in rounds one after the other (docs/decisions.md, "What the change record and the request
+// log cost"):
 //   - `rows`: the first shape, a shared-lock SELECT of the clock, then one multi-row INSERT of a note per
 //     row (table, MD5 digest made by the service, JSON key text: three placeholders a note);
 //   - `folded`: the shape the service writes (src/store/change-record.ts): the clock's lock and the notes in

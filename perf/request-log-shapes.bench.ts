@@ -3,7 +3,7 @@
 // each transaction also writing 101 log entries (the batch's and one per operation, as a batch at level
 // `all` writes them in its last change set) into a table of the log's columns with one of the index sets
 // below, against the same transaction without a log, in rounds one after the other (docs/decisions.md,
-// "The request log's cost"):
+// "What the change record and the request log cost"):
 //   - `both`: the log as it was, `by_at` and `by_batch`;
 //   - `by-batch`: `by_batch` alone (retention finds its bound through the primary key);
 //   - `none`: no secondary index.

@@ -35,9 +35,10 @@ const LOCK_NAME = 'odata_request_log_retention'
  * The id of the newest entry written before `before` (0: none), found through the primary key: ids grow
  * with time, so the entries before a moment are a prefix of the ids, and a binary search over them reads
  * about two rows per doubling of the log (some forty for a billion entries). The log has no index on `at`:
- * every entry would pay for it in its INSERT, to serve this one search a minute (docs/decisions.md, "The
- * request log's cost"). Entries are numbered when they are written, a moment after their time (a batch's
- * at its commit, single requests' within a buffering interval), so the bound is exact to that moment.
+ * every entry would pay for it in its INSERT, to serve this one search a minute (docs/decisions.md, "What
+ * the change record and the request log cost"). Entries are numbered when they are written, a moment after
+ * their time (a batch's at its commit, single requests' within a buffering interval), so the bound is exact
+ * to that moment.
  */
 async function newestBefore(connection: PoolConnection, before: Date): Promise<number> {
   const [range] = await query<{ low: number | null; high: number | null }[]>(

@@ -76,9 +76,11 @@ export function recordChanges(transaction: Transaction, table: string, keys: rea
 /**
  * The notes' one statement: the clock row read under a shared lock and joined with the notes, handed over as
  * one JSON text of `[table, key text]` pairs. The lock is taken before the first note gets its number (the
- * row is read before any is inserted) and held to the COMMIT. The server makes the key's 16-byte digest, the
- * index `_changes` finds a key's later notes by (`MD5` of the key text's UTF-8 bytes): the service formats one value for all the notes
- * instead of three per note and hashes none, and the lock costs no round trip of its own.
+ * row is read before any is inserted) and held to the COMMIT. The server makes each key's 16-byte digest,
+ * which the index `_changes` finds a key's later notes by (`MD5` of the key text's UTF-8 bytes): the service
+ * formats one value for all the notes instead of three per note and hashes none, and the lock costs no round
+ * trip of its own. (INSERT … SELECT takes InnoDB's table-level auto-increment lock for the statement under
+ * `innodb_autoinc_lock_mode` 1, never across the transaction.)
  */
 const INSERT_NOTES = `INSERT INTO _changes (table_name, key_hash, key_values)
 SELECT n.table_name, UNHEX(MD5(n.key_values)), n.key_values
