@@ -10,6 +10,7 @@
 // Run: node scripts/run-benchmarks.mjs single-requests   (BENCH_SECONDS, BENCH_CPU_PROF=<folder> for profiles)
 import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { databaseCpuReader } from './support/database-cpu.js'
+import { freePorts } from './support/free-port.js'
 import { runLoad } from './support/load-client.js'
 import { printResult } from './support/report.js'
 import { startServerProcess, type ServerProcess } from './support/server-process.js'
@@ -17,6 +18,8 @@ import { startServerProcess, type ServerProcess } from './support/server-process
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const CONNECTIONS = 50
 const MARK = 'bench-single'
+// Ports from the system, not fixed ones: a fixed port would be shared with the same benchmark run beside this one.
+const [SERVICE_PORT, BARE_READ_PORT, BARE_CREATE_PORT, FRONTED_PORT] = await freePorts(4)
 
 const { pool } = await prepareBenchDatabase(1)
 const [rows] = await pool.query('SELECT Ref_Key FROM c_Products WHERE Article <> ? ORDER BY Code LIMIT 1000', [MARK])
@@ -136,17 +139,17 @@ async function compare(
 }
 
 const servers = await Promise.all([
-  startServerProcess('./key-read-servers.js', ['service', '18151']),
-  startServerProcess('./key-read-servers.js', ['bare', '18152']),
-  startServerProcess('./bare-create-server.js', ['18153']),
-  startServerProcess('./key-read-servers.js', ['service-serialize', '18154']),
+  startServerProcess('./key-read-servers.js', ['service', String(SERVICE_PORT)]),
+  startServerProcess('./key-read-servers.js', ['bare', String(BARE_READ_PORT)]),
+  startServerProcess('./bare-create-server.js', [String(BARE_CREATE_PORT)]),
+  startServerProcess('./key-read-servers.js', ['service-serialize', String(FRONTED_PORT)]),
 ])
 const [service, bareRead, bareCreate, fronted] = servers
 try {
-  const plain: [ServerProcess, number] = [service!, 18151]
-  const withFront: [ServerProcess, number] = [fronted!, 18154]
-  await compare('single-requests get-by-key', [bareRead!, 18152], plain, withFront, (i) => reads[i % reads.length]!, 200)
-  await compare('single-requests post-catalog-item', [bareCreate!, 18153], plain, withFront, () => create(), 201)
+  const plain: [ServerProcess, number] = [service!, SERVICE_PORT]
+  const withFront: [ServerProcess, number] = [fronted!, FRONTED_PORT]
+  await compare('single-requests get-by-key', [bareRead!, BARE_READ_PORT], plain, withFront, (i) => reads[i % reads.length]!, 200)
+  await compare('single-requests post-catalog-item', [bareCreate!, BARE_CREATE_PORT], plain, withFront, () => create(), 201)
 } finally {
   await Promise.all(servers.map((s) => s.stop()))
   await cleanUp()

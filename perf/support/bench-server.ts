@@ -4,15 +4,19 @@
 // Over IPC it answers 'cpu' with its process.cpuUsage() (the service's CPU time per operation) and exits
 // on 'exit', so that a `--cpu-prof` run (BENCH_CPU_PROF, perf/support/server-process.ts) writes its profile.
 // HTTP_PIPELINING=serialize puts the request-serialising front before uWS, as the service's own setting does.
+// BENCH_CHANGE_RECORD=off runs it without the change record's notes, to measure what they cost.
 // Usage: node build/perf/support/bench-server.js PORT
 import { buildModel } from '../../src/model/build-model.js'
 import { loadConfigurationFile } from '../../src/model/configuration.js'
 import { startServer } from '../../src/http/server.js'
 import { createServiceContext } from '../../src/service/service-context.js'
+import { setChangeRecording } from '../../src/store/change-record.js'
 import { createPool } from '../../src/store/pool.js'
 import { benchAddress } from './bench-database.js'
 
 const port = Number(process.argv[2])
+// Without the change record's notes: what they cost is this server against one with them (batch-creates).
+if (process.env.BENCH_CHANGE_RECORD === 'off') setChangeRecording(false)
 const model = buildModel(loadConfigurationFile('config/demo.json'))
 const pipelining = process.env.HTTP_PIPELINING === 'serialize' ? 'serialize' : 'uws'
 await startServer(createServiceContext(model, createPool(benchAddress()), process.env), { host: '127.0.0.1', port, pipelining })

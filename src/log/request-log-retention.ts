@@ -9,8 +9,8 @@
 // get the connection's turn. One process at a time prunes: the others skip a round (a named lock, taken
 // without waiting), rather than delete the same rows side by side and wait for each other's locks.
 import { sql } from '../sql/sql-template.js'
-import type { Pool } from '../store/pool.js'
 import { databaseOf } from '../store/database.js'
+import type { Pool, PoolConnection } from '../store/pool.js'
 import { logger } from './logger.js'
 
 export interface RetentionPolicy {
@@ -31,6 +31,47 @@ const DEFAULT_CHUNK_ROWS = 2000
 const PRUNE_EVERY_MS = 60_000
 const LOCK_NAME = 'odata_request_log_retention'
 
+/**
+ * The id of the newest entry written before `before` (0: none), found through the primary key: ids grow
+ * with time, so the entries before a moment are a prefix of the ids, and a binary search over them reads
+ * about two rows per doubling of the log (some forty for a billion entries). The log has no index on `at`:
+ * every entry would pay for it in its INSERT, to serve this one search a minute (docs/decisions.md, "What
+ * the change record and the request log cost"). Entries are numbered when they are written, a moment after
+ * their time (a batch's at its commit, single requests' within a buffering interval), so the bound is exact
+ * to that moment.
+ */
+async function newestBefore(connection: PoolConnection, before: Date): Promise<number> {
+  const database = databaseOf(connection)
+  const [range] = await database.rows<{ low: number | null; high: number | null }>(
+    sql`SELECT MIN(id) AS low, MAX(id) AS high FROM request_log`,
+  )
+  if (range?.low == null || range.high == null) return 0
+  // The first entry at or after `id`, by the primary key (ids removed by earlier rounds leave gaps).
+  const entryFrom = async (id: number) =>
+    (
+      await database.rows<{ id: number; old: number }>(
+        sql`SELECT id, at < ${before} AS old FROM request_log WHERE id >= ${id} ORDER BY id LIMIT 1`,
+      )
+    )[0]
+  // Invariant: every entry below `low` is before the bound, none at or above `high + 1` is.
+  let low = Number(range.low)
+  let high = Number(range.high)
+  let found = 0
+  while (low <= high) {
+    const middle = low + Math.floor((high - low) / 2)
+    const entry = await entryFrom(middle)
+    if (entry === undefined || Number(entry.id) > high) {
+      high = middle - 1
+      continue
+    }
+    if (Number(entry.old) === 1) {
+      found = Number(entry.id)
+      low = Number(entry.id) + 1
+    } else high = middle - 1
+  }
+  return found
+}
+
 export function retentionEnabled(policy: RetentionPolicy): boolean {
   return policy.keepDays !== undefined || policy.keepRows !== undefined
 }
@@ -50,11 +91,7 @@ export async function pruneRequestLog(
       let upTo = 0
       if (policy.keepDays !== undefined) {
         const before = new Date(Date.now() - policy.keepDays * 86_400_000)
-        // The index on `at` read backwards from the bound: one row, whatever the log's size.
-        const [row] = await databaseOf(connection).rows<{ id: number }>(
-          sql`SELECT id FROM request_log WHERE at < ${before} ORDER BY at DESC LIMIT 1`,
-        )
-        upTo = Math.max(upTo, Number(row?.id ?? 0))
+        upTo = Math.max(upTo, await newestBefore(connection, before))
       }
       if (policy.keepRows !== undefined) {
         const [row] = await databaseOf(connection).rows<{ id: number }>(

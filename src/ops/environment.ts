@@ -128,7 +128,7 @@ export function readEnvironment(environment: Readonly<Record<string, string | un
     databaseUrl,
     configFile,
     seedScale: (values.SEED_SCALE as number | undefined) ?? 1,
-    workers: (values.WORKERS as number | undefined) ?? availableParallelism(),
+    workers: (values.WORKERS as number | undefined) ?? defaultWorkers(availableParallelism()),
     stopTimeoutSeconds: (values.STOP_TIMEOUT_SECONDS as number | undefined) ?? 25,
     metricsToken: values.METRICS_TOKEN as string | undefined,
     corsOrigins: environment.CORS_ORIGINS?.trim() || undefined,
@@ -138,4 +138,14 @@ export function readEnvironment(environment: Readonly<Record<string, string | un
       keepRows: values.REQUEST_LOG_KEEP_ROWS as number | undefined,
     },
   }
+}
+
+/**
+ * Processes when WORKERS is not set: half the cores, at least one. The database `make run` serves from runs on
+ * the same host and fills a core of its own under load: on two cores, two processes reached 0.26 to 0.83 of
+ * one process's throughput for GET by key and 0.78 to 0.99 for `$batch` ingest (`perf/workers.bench.ts`,
+ * docs/operations.md), so one process is the fast choice there.
+ */
+export function defaultWorkers(cores: number): number {
+  return Math.max(1, Math.floor(cores / 2))
 }

@@ -2,6 +2,7 @@
 // - a missing table is created;
 // - a missing column is added (a new attribute in the configuration);
 // - an ENUM whose allowed values grew (a new recorder) is widened, because old values stay valid;
+// - an index this code no longer keeps is dropped (it holds no data, and costs every INSERT);
 // - anything else that differs (a column the model no longer has, a changed type) is reported, never
 //   dropped or converted silently: data loss must be somebody's explicit decision.
 // Totals are derived data: a totals table whose layout is not the one this code keeps (the versions
@@ -81,9 +82,29 @@ export async function migrate(pool: Pool, model: ServiceModel): Promise<Migratio
     }
     await reconcileTable(pool, table, columns, report)
   }
+  await dropRetiredIndexes(pool)
   await prepareChangeRecord(pool)
   await bringTotalsUpToDate(pool, model, report)
   return report
+}
+
+/**
+ * Indexes an earlier version made and this one no longer keeps: each costs every INSERT of its table. An
+ * index holds no data of its own, so it is dropped rather than reported.
+ */
+const RETIRED_INDEXES: readonly { readonly table: string; readonly index: string }[] = [
+  // Retention finds its bound through the primary key now (src/log/request-log-retention.ts).
+  { table: 'request_log', index: 'by_at' },
+]
+
+async function dropRetiredIndexes(pool: Pool): Promise<void> {
+  for (const { table, index } of RETIRED_INDEXES) {
+    const found = await query<unknown[]>(
+      pool,
+      sql`SELECT 1 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${table} AND INDEX_NAME = ${index} LIMIT 1`,
+    )
+    if (found.length > 0) await query(pool, sql`ALTER TABLE ${id(table)} DROP INDEX ${id(index)}`)
+  }
 }
 
 /**

@@ -56,6 +56,23 @@ t.test('nothing to remove: no statement', async (t) => {
   t.same(await pruneRequestLog(pool, { keepDays: 30, keepRows: 5 }), { removed: 0, chunks: 0 })
 })
 
+t.test('by days, through the ids: gaps left by earlier removals, every bound between two entries', async (t) => {
+  for (const old of [0, 1, 2, 17, 33]) {
+    await fill(old, 34 - old)
+    // Remove every third entry, so the ids the search lands on are often gone.
+    await pool.query('DELETE FROM request_log WHERE MOD(id, 3) = 0')
+    const [[{ expected }]] = (await pool.query("SELECT COUNT(*) AS expected FROM request_log WHERE url LIKE '/old/%'")) as unknown as [
+      [{ expected: number }],
+    ]
+    const result = await pruneRequestLog(pool, { keepDays: 30 })
+    t.equal(result?.removed, Number(expected), `${old} old entries, a third of them gone before`)
+    t.ok(
+      (await urls()).every((url) => url.startsWith('/recent/')),
+      'only recent entries are left',
+    )
+  }
+})
+
 t.test('one process at a time: another holding the pruning skips this round', async (t) => {
   await fill(10, 0)
   const other = await pool.getConnection()

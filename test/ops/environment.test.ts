@@ -3,7 +3,7 @@
 // numbers; check-config checks the environment too.
 import t from 'tap'
 import { ConfigurationError } from '../../src/model/configuration.js'
-import { readEnvironment } from '../../src/ops/environment.js'
+import { defaultWorkers, readEnvironment } from '../../src/ops/environment.js'
 import { runCli } from '../support/served-process.js'
 
 function problems(environment: Record<string, string>): string[] {
@@ -119,4 +119,9 @@ t.test('numbers are written in digits: an exponent, hex, a sign or a fraction of
   const read = readEnvironment({ REQUEST_LOG_KEEP_ROWS: '1000', REQUEST_LOG_KEEP_DAYS: '7.5', SEED_SCALE: '0.5' })
   t.same(read.logRetention, { keepDays: 7.5, keepRows: 1000 })
   t.equal(read.seedScale, 0.5)
+})
+
+t.test('WORKERS unset: half the cores, at least one (one on the two-core machine where two were slower)', async (t) => {
+  t.same([1, 2, 3, 4, 16].map(defaultWorkers), [1, 1, 1, 2, 8])
+  t.equal(readEnvironment({ WORKERS: '3' }).workers, 3, 'a set value is taken as it is')
 })

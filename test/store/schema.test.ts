@@ -72,3 +72,27 @@ t.test('a new attribute adds a column; a removed one is kept and reported; a new
   const again = await migrate(db.pool, evolved)
   t.same([again.createdTables, again.addedColumns, again.widenedColumns], [[], [], []], 'idempotent after evolving')
 })
+
+t.test('an index an earlier version made and this one no longer keeps is dropped; the rows stay', async (t) => {
+  const db = await createTestDatabase('schema_retired_index')
+  t.teardown(() => db.drop())
+  await migrate(db.pool, model)
+  await db.pool.query("INSERT INTO request_log (at, method, url, status) VALUES (NOW(3), 'GET', '/kept', 200)")
+  await db.pool.query('ALTER TABLE request_log ADD INDEX by_at (at)')
+  const indexes = async () =>
+    (
+      (
+        await db.pool.query(
+          'SELECT DISTINCT INDEX_NAME AS name FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+          ['request_log'],
+        )
+      )[0] as { name: string }[]
+    )
+      .map((row) => row.name)
+      .sort()
+  t.same(await indexes(), ['PRIMARY', 'by_at', 'by_batch'], 'the log of an earlier version')
+  await migrate(db.pool, model)
+  t.same(await indexes(), ['PRIMARY', 'by_batch'], 'by_at is gone')
+  const [rows] = await db.pool.query('SELECT url FROM request_log')
+  t.same(rows, [{ url: '/kept' }], 'the entries are kept')
+})
