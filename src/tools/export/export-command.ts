@@ -70,7 +70,7 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
         changes: a.flag('changes'),
         follow,
         intervalSeconds: a.number('interval', 10),
-        pageSize: a.number('page-size', 5000),
+        pageSize: a.number('page-size', 20_000),
         retryForSeconds: a.number('retry-for', 120),
         terminal: Boolean(process.stderr.isTTY),
         stop: stop.signal,

@@ -8,5 +8,5 @@ export const EXPORT_USAGE = `odata-registers export --set RESOURCE [--output FIL
   --changes              write only what changed since the last run (the first run writes every row): the delta
                          link is kept in the checkpoint, removed rows carry their reason in the column _removed
   --follow               with --changes: keep polling every --interval seconds (10), appending; Ctrl-C ends it
-  --page-size N          rows per page (5000)     --checkpoint FILE (the output + .checkpoint)
+  --page-size N          rows per page (20000)    --checkpoint FILE (the output + .checkpoint)
   --retry-for SECONDS    how long to wait for a service that does not answer (120)`
