@@ -1,7 +1,8 @@
 // The export loop: pages of the resource (keyset-paged next links, `Prefer: odata.maxpagesize`) written to
-// the output one at a time, so memory holds two pages whatever the size (the next one is asked for while
-// this one is written); at most once a second, and at the end, the output is synced to disk and then the
-// checkpoint records the next link and the output's length (export-checkpoint.ts).
+// the output one at a time by the writer of its format (page-writer.ts), so memory holds two pages
+// whatever the size (the next one is asked for while this one is written); at most once a second, and at
+// the end, the output is synced to disk and then the checkpoint records the next link and the output's
+// length (export-checkpoint.ts). A Parquet file is checkpointed only when whole (it cannot be continued).
 //
 // `--changes`: the first run reads the set with `Prefer: odata.track-changes` and keeps the delta link of
 // its last page; each later run follows the kept link and writes only what changed since (removed rows as
