@@ -5,7 +5,8 @@
 //      a delta costs its changes, not the set                                              target ≤ 3×.
 //      The target is for ten million movements: `make bench-full` (BENCH_FULL=1) measures it on the
 //      database of SEED_SCALE 1000 (CHANGE_BENCH_DATABASE_URL, by default odata_bench_1000, the one
-//      perf/virtual-tables.bench.ts uses, seeded once when missing, about 40 minutes); `make bench` on the
+//      perf/virtual-tables.bench.ts uses, seeded once when missing, about 40 minutes; CHANGE_BENCH_SCALE
+//      for another scale); `make bench` on the
 //      bench database at SEED_SCALE 100 (about a million), and its line says so;
 //   2. `odata-registers export` of every movement (about a million, SEED_SCALE 100) to NDJSON, the tool run
 //      as a user runs it, against a raw mysql2 stream of the same SQL serialised with JSON.stringify
@@ -37,7 +38,7 @@ import { sizeServerMemory } from './support/server-memory.js'
 
 const SCALE = Number(process.env.SEED_SCALE ?? 100)
 const FULL = process.env.BENCH_FULL === '1'
-const DELTA_SCALE = FULL ? 1000 : SCALE
+const DELTA_SCALE = FULL ? Number(process.env.CHANGE_BENCH_SCALE ?? 1000) : SCALE
 const DELTA_DATABASE_URL = process.env.CHANGE_BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_bench_1000'
 const ONLY = (process.env.CHANGE_BENCH_ONLY ?? '').split(',').filter((part) => part !== '')
 const wanted = (part: string) => ONLY.length === 0 || ONLY.includes(part)
