@@ -72,6 +72,8 @@ t.test('decimals are scaled from their decimal text, not by float multiplication
   t.equal(scaledDecimal(2.0005, 3), 2001n, 'digits past the scale round half away from zero')
   t.equal(scaledDecimal(-2.0005, 3), -2001n)
   t.equal(scaledDecimal(1e-7, 3), 0n, 'exponent notation')
+  t.equal(scaledDecimal(123456789012.345, 3), 123456789012345n, 'past 2^53 once scaled: from the text')
+  t.equal(scaledDecimal(-0, 2), 0n)
   t.equal(scaledDecimal(null, 3), null)
   t.throws(() => scaledDecimal('abc', 2))
 })

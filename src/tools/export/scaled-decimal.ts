@@ -1,9 +1,17 @@
 // A decimal as Parquet's DECIMAL holds it: the integer of its digits at a fixed scale (12.5 at scale 3 is
-// 12500). Made from the number's decimal text, which for the service's decimals (at most 15 significant
-// digits) is exact, where multiplying the float by 10^scale is not (1.005 × 1000 = 1004.999…).
+// 12500). Exact: multiplying the float by 10^scale and truncating is not (1.005 × 1000 = 1004.999…), so a
+// number is rounded to its integer only when it lies that close to one, and otherwise made from its
+// decimal text, which for the service's decimals (at most 15 significant digits) is exact.
 /** A JSON number (or the IEEE754Compatible string) as the unscaled integer of a DECIMAL of `scale` digits. */
 export function scaledDecimal(value: unknown, scale: number): bigint | null {
   if (value === null || value === undefined) return null
+  if (typeof value === 'number') {
+    // A number of at most `scale` fraction digits scales to within float error of its integer, far from a
+    // half: rounding finds it, while the integer is below 2^53. Else (more digits, or too large) the text.
+    const scaled = value * 10 ** scale
+    const nearest = Math.round(scaled)
+    if (Math.abs(scaled - nearest) < 1e-6 && Number.isSafeInteger(nearest)) return BigInt(nearest)
+  }
   const written = typeof value === 'number' ? String(value) : String(value).trim()
   const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(written)
   if (!match) {
