@@ -2,7 +2,7 @@
 // read back with hyparquet (the reader of the writer's own project): the same rows as the service
 // answers, with their types (exact decimals, timestamps, integers, table parts as JSON text), over
 // several row groups' worth of pages; `--changes` to Parquet with removed rows marked; the refusals.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parquetMetadata, parquetReadObjects } from 'hyparquet'
 import t from 'tap'
@@ -58,6 +58,7 @@ t.test('a set to Parquet, read back with hyparquet: every row and value as the s
     const expected = await readAll(set)
     t.ok(expected.length > 20, `${set}: rows to compare`)
     t.equal(summaryOf<{ rows: number }>(run.stdout).rows, expected.length)
+    t.notOk(existsSync(`${output}.partial`), 'written beside its name, then renamed')
     const read = await readParquet(output)
     t.equal(read.length, expected.length, `${set}: as many rows`)
     const mismatches: string[] = []

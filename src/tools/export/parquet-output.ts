@@ -10,9 +10,10 @@
 // optional: a removed row of an export of changes holds only its key and `_removed`.
 //
 // A Parquet file ends with its footer (the row groups' index), so a stopped run cannot be continued:
-// an interrupted Parquet export is written again from its start (run-export.ts).
+// an interrupted Parquet export is written again from its start (run-export.ts). The file is written as
+// `<output>.partial` and renamed when whole.
 import type { FileHandle } from 'node:fs/promises'
-import { open } from 'node:fs/promises'
+import { open, rename } from 'node:fs/promises'
 import type { SchemaElement } from 'hyparquet'
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer'
 import type { EntityShape } from '../load/service-metadata.js'
@@ -152,7 +153,7 @@ export interface ParquetOutput {
   /** Bytes on the file so far. */
   readonly bytes: number
   write(rows: readonly Row[]): Promise<void>
-  /** Writes the rows still held and the footer, and closes the file. */
+  /** Writes the rows still held and the footer, closes the file and gives it its name. */
   finish(): Promise<void>
   /** Closes the file without its footer (an export that failed). */
   abandon(): Promise<void>
@@ -180,7 +181,10 @@ class FileByteWriter extends ByteWriter {
 
 export async function openParquetOutput(path: string, specs: readonly ColumnSpec[]): Promise<ParquetOutput> {
   const columns = specs.map(parquetColumn)
-  const handle = await open(path, 'w')
+  // Written beside its name and renamed when whole: a reader of `path` finds the last complete file, never
+  // one without its footer (a stopped run leaves `<path>.partial`, written again by the next).
+  const partial = `${path}.partial`
+  const handle = await open(partial, 'w')
   const bytes = new FileByteWriter(handle)
   const writer = new ParquetWriter({
     writer: bytes,
@@ -213,6 +217,7 @@ export async function openParquetOutput(path: string, specs: readonly ColumnSpec
       await bytes.flush()
       await handle.datasync()
       await handle.close()
+      await rename(partial, path)
     },
     abandon: () => handle.close(),
   }
