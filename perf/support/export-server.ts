@@ -2,7 +2,8 @@
 //   service PORT       the whole service on the bench database (answers HTTP until killed);
 //   baseline           a raw mysql2 stream of the given SQL, each row serialised with JSON.stringify,
 //                      reporting rows and seconds over IPC and exiting.
-// Usage: node build/perf/support/export-server.js service PORT | baseline   (the SQL arrives over IPC)
+// Usage: node build/perf/support/export-server.js service PORT | baseline   (the SQL arrives over IPC; the
+// service stops when sent 'exit')
 import type { Connection as CallbackConnection } from 'mysql2'
 import { startServer } from '../../src/http/server.js'
 import { loadModel } from '../../src/model/load-model.js'
@@ -15,6 +16,10 @@ const pool = createPool(benchAddress())
 
 if (mode === 'service') {
   await startServer(createServiceContext(loadModel('config/demo.json'), pool, process.env), { host: '127.0.0.1', port: Number(portText) })
+  // Asked to stop, it exits by itself, so that a `--cpu-prof` run writes its profile.
+  process.on('message', (message) => {
+    if (message === 'exit') process.exit(0)
+  })
   process.send?.({ ready: true })
 } else {
   process.once('message', async (message: { sql: string }) => {

@@ -85,7 +85,7 @@ ${ENVIRONMENT}`,
     run: async (args) => (await import('../tools/drive/drive-command.js')).driveCommand(args),
   },
   export: {
-    summary: 'export a set, a filtered set or a virtual table to NDJSON or CSV, or only what changed since the last run',
+    summary: 'export a set, a filtered set or a virtual table to NDJSON, CSV or Parquet, or only what changed since the last run',
     usage: EXPORT_USAGE,
     run: async (args) => (await import('../tools/export/export-command.js')).exportCommand(args),
   },

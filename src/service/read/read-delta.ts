@@ -1,6 +1,7 @@
 // GET of a delta link: what changed in a set since the link's position (OData JSON 4.01 delta format,
 // docs/change-tracking.md). A page is read from the change record, not from the set:
-//   1. the position the delta stops at: the link's own while it is paged, else the low-water mark now;
+//   1. the position the delta stops at: the link's own while it is paged, else the low-water mark now
+//      (with the purge position, in one statement);
 //   2. a page of notes after the last one shown (`changedKeys`: each row once, at its last note);
 //   3. those rows as they are now, through the read pipeline with the link's `$filter` and `$select`
 //      plus "key is one of the page's", streamed like any read, each with its `@id`;
@@ -16,7 +17,7 @@ import { createMembersWriter, outputField } from '../../respond/object-writer.js
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { entitySetSources } from '../../sql/entity-set-sources.js'
 import { QueryCompiler } from '../../sql/query-compiler.js'
-import { changedKeys, changeWatermark, purgedThrough } from '../../store/change-feed.js'
+import { changedKeys, changePositions, purgedThrough } from '../../store/change-feed.js'
 import { jsonFormat, responseHeaders } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
@@ -50,13 +51,16 @@ export async function readDelta(
     if (!DELTA_OPTIONS.has(option))
       throw new ODataError('InvalidDeltaLink', `${option} does not apply to a delta; follow the delta link as given`, { target: option })
   const { pool, model } = context
-  if (BigInt(position.from) < BigInt(await purgedThrough(pool)))
+  // The first page takes its stopping position and the purge position in one round trip; a later page
+  // carries its stopping position and asks only for the purge position.
+  const positions = position.upTo === undefined ? await changePositions(pool) : undefined
+  if (BigInt(position.from) < BigInt(positions?.purgedThrough ?? (await purgedThrough(pool))))
     throw new ODataError(
       'DeltaLinkGone',
       'The delta link has expired: the changes since its position are no longer kept; read the set again with Prefer: odata.track-changes',
       { target: '$deltatoken' },
     )
-  const upTo = position.upTo ?? (await changeWatermark(pool))
+  const upTo = position.upTo ?? positions!.mark
   const after = position.after ?? position.from
   const paging = pageSize(request, context.settings.current.pageSize)
   const size = paging.size ?? DEFAULT_DELTA_PAGE

@@ -51,6 +51,8 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
   const follow = a.flag('follow')
   if (follow && !a.flag('changes')) throw new Error('--follow polls for changes: give --changes with it')
   if (follow && targets.length > 1) throw new Error('--follow follows one set: give one --set')
+  if (follow && targets.some((target) => target.format === 'parquet'))
+    throw new Error('--follow appends to its output, and a Parquet file cannot be appended to: use ndjson or csv, or --changes alone')
   if (targets.length > 1 && a.value('checkpoint'))
     throw new Error('--checkpoint names one file: with a mapping file each output has its own')
   const client = new ServiceClient({ ...serviceConnection(a), connections: 2 })
@@ -68,7 +70,7 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
         changes: a.flag('changes'),
         follow,
         intervalSeconds: a.number('interval', 10),
-        pageSize: a.number('page-size', 5000),
+        pageSize: a.number('page-size', 20_000),
         retryForSeconds: a.number('retry-for', 120),
         terminal: Boolean(process.stderr.isTTY),
         stop: stop.signal,

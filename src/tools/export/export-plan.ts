@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { parse as parseYaml } from 'yaml'
 import { readMappingFile } from '../load/load-plan.js'
 
-export type ExportFormat = 'ndjson' | 'csv'
+export type ExportFormat = 'ndjson' | 'csv' | 'parquet'
 
 export interface ExportTarget {
   /** The resource path below the service root. */
@@ -23,11 +23,13 @@ export interface ExportTarget {
 }
 
 export function formatOfOutput(path: string, given: string | undefined): ExportFormat {
-  if (given === 'ndjson' || given === 'csv') return given
-  if (given !== undefined) throw new Error(`--format must be ndjson or csv (got ${given})`)
+  if (given === 'parquet' && path === '-') throw new Error('a Parquet file ends with its index: give --output FILE, not stdout')
+  if (given === 'ndjson' || given === 'csv' || given === 'parquet') return given
+  if (given !== undefined) throw new Error(`--format must be ndjson, csv or parquet (got ${given})`)
   if (/\.csv$/i.test(path)) return 'csv'
+  if (/\.parquet$/i.test(path)) return 'parquet'
   if (/\.(ndjson|jsonl)$/i.test(path) || path === '-') return 'ndjson'
-  throw new Error(`cannot tell the format of ${path}: name it .csv or .ndjson, or give --format`)
+  throw new Error(`cannot tell the format of ${path}: name it .csv, .ndjson or .parquet, or give --format`)
 }
 
 /** A load mapping's `columns` (column → property) turned round (property → column). */

@@ -32,7 +32,7 @@ function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text
 }
 
-export function createRowFormat(format: ExportFormat): RowFormat {
+export function createRowFormat(format: Exclude<ExportFormat, 'parquet'>): RowFormat {
   if (format === 'ndjson') return { header: () => '', row: (row) => `${JSON.stringify(row)}\n` }
   let columns: readonly string[] = []
   return {

@@ -1,19 +1,18 @@
 // The export loop: pages of the resource (keyset-paged next links, `Prefer: odata.maxpagesize`) written to
-// the output one at a time, so memory holds two pages whatever the size (the next one is asked for while
-// this one is written); at most once a second, and at the end, the output is synced to disk and then the
-// checkpoint records the next link and the output's length (export-checkpoint.ts).
+// the output one at a time by the writer of its format (page-writer.ts), so memory holds two pages
+// whatever the size (the next one is asked for while this one is written); at most once a second, and at
+// the end, the output is synced to disk and then the checkpoint records the next link and the output's
+// length (export-checkpoint.ts). A Parquet file is checkpointed only when whole (it cannot be continued).
 //
 // `--changes`: the first run reads the set with `Prefer: odata.track-changes` and keeps the delta link of
 // its last page; each later run follows the kept link and writes only what changed since (removed rows as
 // their key with `_removed`), then keeps the new link. `--follow` does that again every interval, appending.
-import { open, type FileHandle } from 'node:fs/promises'
 import { rmSync } from 'node:fs'
 import { errorOf, type ServiceAnswer, type ServiceClient } from '../shared/service-client.js'
-import { readServiceMetadata } from '../load/service-metadata.js'
 import { readExportState, writeExportState, type ExportState } from './export-checkpoint.js'
 import type { ExportTarget } from './export-plan.js'
 import { createExportProgress } from './export-progress.js'
-import { createRowFormat, exportedRow, REMOVED_COLUMN, type Row } from './row-format.js'
+import { createPageWriter } from './page-writer.js'
 
 export interface ExportOptions {
   readonly client: ServiceClient
@@ -41,57 +40,8 @@ export interface ExportSummary {
 /** Thrown when the service stays away past `--retry-for`; the checkpoint lets the same command go on. */
 export class ExportGaveUp extends Error {}
 
-/** The output: a file (cut back on resume, synced after each page) or stdout (with backpressure). */
-interface Output {
-  readonly bytes: number
-  write(text: string): Promise<void>
-  /** Everything written so far on the disk. */
-  sync(): Promise<void>
-  close(): Promise<void>
-}
-
 /** How often the checkpoint moves on: each time costs a sync of the output. */
 const CHECKPOINT_EVERY_MS = 1000
-
-async function openOutput(path: string, keepBytes: number | undefined): Promise<Output> {
-  if (path === '-') {
-    let bytes = keepBytes ?? 0
-    return {
-      get bytes() {
-        return bytes
-      },
-      async write(text) {
-        bytes += Buffer.byteLength(text)
-        if (!process.stdout.write(text)) await new Promise((resolve) => process.stdout.once('drain', resolve))
-      },
-      async sync() {},
-      async close() {},
-    }
-  }
-  let handle: FileHandle
-  if (keepBytes === undefined) handle = await open(path, 'w')
-  else {
-    handle = await open(path, 'a+').then(async (created) => {
-      await created.close()
-      return open(path, 'r+')
-    })
-    // Whatever a stopped run wrote past its last checkpoint goes: that page is read again.
-    await handle.truncate(keepBytes)
-  }
-  let bytes = keepBytes ?? 0
-  return {
-    get bytes() {
-      return bytes
-    },
-    async write(text) {
-      const buffer = Buffer.from(text, 'utf8')
-      await handle.write(buffer, 0, buffer.length, bytes)
-      bytes += buffer.length
-    },
-    sync: () => handle.datasync(),
-    close: () => handle.close(),
-  }
-}
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -141,19 +91,6 @@ async function getPage(
   }
 }
 
-/** The CSV columns: the `$select`ed ones, else the set's properties and table parts from `$metadata`, else the first row's. */
-async function csvColumns(options: ExportOptions, firstRow: Row | undefined): Promise<string[]> {
-  const { target, client } = options
-  let properties: string[]
-  if (target.select !== undefined) properties = target.select.split(',').map((name) => name.trim())
-  else {
-    const shape = /^[^/(]+$/.test(target.resource) ? (await readServiceMetadata(client)).sets.get(target.resource) : undefined
-    properties = shape ? [...shape.properties.keys(), ...shape.tableParts.keys()] : Object.keys(firstRow ?? {})
-  }
-  const renamed = properties.map((name) => target.columns[name] ?? name)
-  return options.changes ? [...renamed, REMOVED_COLUMN] : renamed
-}
-
 export async function runExport(options: ExportOptions): Promise<ExportSummary> {
   const { client, target } = options
   const identity = JSON.stringify([
@@ -165,17 +102,19 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
     options.changes,
   ])
   let state: ExportState | undefined = readExportState(options.checkpointPath, identity)
+  // A Parquet file cannot be continued (its index is its end): a stopped run is written again from its
+  // start (with --changes, from the delta link kept before it).
+  if (target.format === 'parquet' && state?.next !== undefined)
+    state = { target: identity, bytes: 0, rows: 0, ...(state.deltaLink ? { deltaLink: state.deltaLink } : {}) }
   const resumed = state?.next !== undefined
   // A file is written afresh by each run, unless the run resumes one or follows changes (a continuous feed).
   const keep = resumed || (options.follow && state !== undefined) ? (state?.bytes ?? 0) : undefined
-  const output = await openOutput(target.path, keep)
-  const format = createRowFormat(target.format)
+  const output = await createPageWriter({ client, target, changes: options.changes, keepBytes: keep })
   const progress = createExportProgress({ terminal: options.terminal, label: target.resource })
   const started = Date.now()
   let rows = state?.next !== undefined ? state.rows : 0
   let removed = 0
   let pages = 0
-  let headerDue = output.bytes === 0 && target.format === 'csv'
   let total: number | undefined
   if (!options.changes && !resumed) {
     const counted = await client.request('GET', `${firstPath({ ...target, select: undefined }).replace(/(\?|$)/, '/$count$1')}`)
@@ -206,36 +145,22 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
           throw new Error(
             `${target.resource} does not track changes with these options (catalogs, documents, registers; $filter and $select only)`,
           )
-        const body = answer.json() as { value: Row[]; '@odata.nextLink'?: string; '@odata.deltaLink'?: string }
-        const next = body['@odata.nextLink']
+        const page = output.read(answer)
+        const next = page.members['@odata.nextLink'] as string | undefined
         if (next !== undefined) {
           // The next page is on its way while this one is written.
           path = underRoot(client, next)
           pending = getPage(client, path, headers, options.retryForSeconds)
           pending.catch(() => undefined)
         }
-        if (headerDue) {
-          await output.write(format.header(await csvColumns(options, body.value[0])))
-          headerDue = false
-        }
-        let text = ''
-        for (const entity of body.value) {
-          const removal = entity['@removed'] as { reason?: string } | undefined
-          const row = exportedRow(entity, target.columns)
-          if (removal) {
-            row[REMOVED_COLUMN] = removal.reason ?? 'deleted'
-            removed++
-          }
-          text += format.row(row)
-        }
-        if (text !== '') await output.write(text)
-        rows += body.value.length
+        removed += await page.write()
+        rows += page.rows
         pages++
         progress.update(rows, total)
-        if (next !== undefined && Date.now() - checkpointed < CHECKPOINT_EVERY_MS) continue
+        if (next !== undefined && (!output.resumable || Date.now() - checkpointed < CHECKPOINT_EVERY_MS)) continue
         checkpointed = Date.now()
-        await output.sync()
-        const deltaLink = next === undefined ? body['@odata.deltaLink'] : state?.deltaLink
+        await (next === undefined ? output.finish() : output.sync())
+        const deltaLink = next === undefined ? (page.members['@odata.deltaLink'] as string | undefined) : state?.deltaLink
         state = {
           target: identity,
           bytes: output.bytes,

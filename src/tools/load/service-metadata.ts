@@ -17,6 +17,8 @@ export interface EntityShape {
   readonly key: readonly string[]
   /** Property name → Edm type (`Edm.Decimal`). */
   readonly properties: ReadonlyMap<string, string>
+  /** Decimal property name → its `Precision` and `Scale` (an export to Parquet writes exact decimals with them). */
+  readonly decimals: ReadonlyMap<string, { readonly precision: number; readonly scale: number }>
   /** Navigation name → reference (single-valued, with a referential constraint). */
   readonly references: ReadonlyMap<string, ReferenceShape>
   /** Table part name → the shape of its rows. */
@@ -45,6 +47,7 @@ export function parseMetadata(xml: string): ServiceMetadata {
   interface RawType {
     key: string[]
     properties: Map<string, string>
+    decimals: Map<string, { precision: number; scale: number }>
     /** Collection-valued properties: table parts (their rows are written inside the owner). */
     collections: Map<string, string>
     navigations: { name: string; type: string; collection: boolean; keyProperty?: string }[]
@@ -54,11 +57,15 @@ export function parseMetadata(xml: string): ServiceMetadata {
   let match: RegExpExecArray | null
   while ((match = typeBlock.exec(xml)) !== null) {
     const body = match[2]!
-    const raw: RawType = { key: [], properties: new Map(), collections: new Map(), navigations: [] }
+    const raw: RawType = { key: [], properties: new Map(), decimals: new Map(), collections: new Map(), navigations: [] }
     for (const ref of body.matchAll(/<PropertyRef [^>]*\/>/g)) raw.key.push(attribute(ref[0], 'Name')!)
     for (const property of body.matchAll(/<Property [^>]*\/?>/g)) {
       const type = attribute(property[0], 'Type')!
       ;(type.startsWith('Collection(') ? raw.collections : raw.properties).set(attribute(property[0], 'Name')!, type)
+      const precision = Number(attribute(property[0], 'Precision'))
+      const scale = Number(attribute(property[0], 'Scale') ?? 0)
+      if (type === 'Edm.Decimal' && Number.isInteger(precision) && Number.isInteger(scale))
+        raw.decimals.set(attribute(property[0], 'Name')!, { precision, scale })
     }
     for (const nav of body.matchAll(/<NavigationProperty ([^>]*?)(\/>|>([\s\S]*?)<\/NavigationProperty>)/g)) {
       const type = attribute(` ${nav[1]}`, 'Type')!
@@ -82,7 +89,14 @@ export function parseMetadata(xml: string): ServiceMetadata {
     if (!raw) throw new Error(`$metadata has no entity type ${typeName}`)
     const references = new Map<string, ReferenceShape>()
     const tableParts = new Map<string, EntityShape>()
-    const shape: EntityShape = { name: typeName, key: raw.key, properties: raw.properties, references, tableParts }
+    const shape: EntityShape = {
+      name: typeName,
+      key: raw.key,
+      properties: raw.properties,
+      decimals: raw.decimals,
+      references,
+      tableParts,
+    }
     shapes.set(typeName, shape)
     // A table part is a collection property of the owner (decisions.md §2) whose rows are also readable as
     // their own set, named after the owner and the part; older services declare it as a collection navigation.
