@@ -8,7 +8,7 @@
 //   2. its largest transaction, in rows read: the movements (or month rows) one transaction reads, which
 //      bounds its undo, its locks and its Galera write set. Also with `--piece-rows` a quarter of the
 //      default: the largest piece follows the setting, or the largest month when one month holds more.
-// After each rebuild `verify`'s check (checkTotals) must find no difference, or the benchmark fails.
+// After the last rebuild `verify`'s check (checkTotals) must find no difference, or the benchmark fails.
 //
 // The database: TOTALS_BENCH_DATABASE_URL (default mysql://root@127.0.0.1:3306/odata_bench_1000, the one the
 // virtual-tables benchmark reads), seeded at TOTALS_BENCH_SCALE (default 1000). `make bench` does not seed
@@ -63,9 +63,7 @@ async function oneTransaction(): Promise<number> {
     },
     { attempts: 1 },
   )
-  const seconds = (performance.now() - started) / 1000
-  await totalsAreRight('the one transaction')
-  return seconds
+  return (performance.now() - started) / 1000
 }
 
 interface PiecesRun {
@@ -83,7 +81,6 @@ async function inPieces(pieceRows: number): Promise<PiecesRun> {
     afterPiece: (piece) => (largest[piece.kind] = Math.max(largest[piece.kind], piece.rows)),
   })
   const seconds = (performance.now() - started) / 1000
-  await totalsAreRight(`the rebuild in pieces of ${pieceRows} rows`)
   console.log(
     `  in pieces of at most ${pieceRows} rows: ${seconds.toFixed(1)} s, ${report.pieces} pieces, the largest ${report.largestPieceRows} rows (month rows: ${largest.months} movements; all-time rows: ${largest.groups} month rows)`,
   )
@@ -95,6 +92,8 @@ const whole = await oneTransaction()
 console.log(`  one transaction: ${whole.toFixed(1)} s, ${movements} movements read`)
 const second = await inPieces(DEFAULT_PIECE_ROWS)
 const smaller = await inPieces(DEFAULT_PIECE_ROWS / 4)
+// The check reads every movement and every totals row (minutes at a million movements): once, at the end.
+await totalsAreRight('the last rebuild in pieces')
 await pool.end()
 
 const pieces = (first.seconds + second.seconds) / 2
