@@ -1,9 +1,11 @@
-// The property of change tracking (docs/change-tracking.md) on a three-node Galera cluster: writers of
-// every kind (test/support/change-feed-workload.ts) write at once through two service processes, each
-// preferring another node, while a reader follows the delta links of several sets, each catch-up through
-// the other process than the one before (a link one node gave, followed on another). At the end the first
-// snapshot with every delta applied in order equals the sets read again from scratch, row for row: no
-// change missed, none shown twice, whichever node committed it. `make cluster-test` runs it after the
+// The property of change tracking (docs/change-tracking.md) on a three-node Galera cluster, as the service
+// is deployed there: two service processes, each listing the nodes in another order after the same first
+// node (the failover pool's rule: every process writes through the first node that answers). Writers of
+// every kind (test/support/change-feed-workload.ts) write at once through both processes while a reader
+// follows the delta links of several sets, each round of catch-ups through the other process than the round
+// before. At the end the first snapshot with every delta applied in order equals the sets read again from
+// scratch, through either process, row for row. Writing through several nodes at once is not covered: the
+// low-water mark is a node's own (docs/change-tracking.md, Clusters). `make cluster-test` runs it after the
 // failover tests; run alone it starts the cluster and stops it after.
 import t from 'tap'
 import { type ChangeFeedWorkload, changeFeedWorkload, type Send } from '../support/change-feed-workload.js'
@@ -44,9 +46,9 @@ if (cluster.unavailable !== undefined) {
 } else {
   t.teardown(() => cluster.stop())
 
-  t.test('two processes on two nodes: snapshot plus every delta in order equals the final state', async (t) => {
+  t.test('two processes written through one node: snapshot plus every delta in order equals the final state', async (t) => {
     const database = await freshDatabase('change_feed')
-    const processes = [await startServiceProcess(database, [1, 2, 3]), await startServiceProcess(database, [2, 3, 1])]
+    const processes = [await startServiceProcess(database, [1, 2, 3]), await startServiceProcess(database, [1, 3, 2])]
     t.teardown(async () => {
       for (const p of processes) await p.stop()
       await dropDatabase(database)
@@ -76,7 +78,7 @@ if (cluster.unavailable !== undefined) {
       writing = false
     })
     let rounds = 0
-    // Each round of catch-ups through the other process: links given by one node are followed on the other.
+    // Each round of catch-ups through the other process: links one process gave are followed by the other.
     while (writing) {
       readThrough = rounds % 2
       for (const { mirror } of mirrors) await mirror.catchUp({ Prefer: 'odata.maxpagesize=5' })
