@@ -70,6 +70,7 @@ cluster-stop:
 # The long cluster tests (test/cluster/): they start the cluster, and it is stopped when they end.
 # RUNS=N runs them N times in a row on the same cluster, one line per run (passed or not, seconds taken),
 # and fails when any run failed: a failover that passes only at some moments of the kill is no failover.
+# Then, once, the change-feed property on the cluster (test/cluster/change-feed.cluster.ts).
 RUNS ?= 1
 cluster-test: build
 	bash scripts/galera-cluster.sh start 3
@@ -77,7 +78,10 @@ cluster-test: build
 	  started=$$(date +%s); \
 	  if CLUSTER_TESTS=long TAP_TIMEOUT=900 node scripts/run-tests.mjs build/test/cluster/failover.cluster.js; then result=passed; else result=FAILED; status=1; fi; \
 	  echo "cluster-test run $$run of $(RUNS): $$result in $$(( $$(date +%s) - started )) s"; \
-	done; bash scripts/galera-cluster.sh stop; exit $$status
+	done; \
+	if CLUSTER_TESTS=long TAP_TIMEOUT=900 node scripts/run-tests.mjs build/test/cluster/change-feed.cluster.js; then result=passed; else result=FAILED; status=1; fi; \
+	echo "cluster-test change feed: $$result"; \
+	bash scripts/galera-cluster.sh stop; exit $$status
 
 clean:
 	rm -rf build .tap

@@ -10,7 +10,7 @@
 // The tables are made for the run and dropped after it.
 // Run: node scripts/run-benchmarks.mjs request-log-shapes   (BENCH_SECONDS per measurement, BENCH_ROUNDS)
 import { randomBytes, randomUUID } from 'node:crypto'
-import { rowValuesSharing } from '../src/sql/sql-template.js'
+import { rowValuesSharing } from '../src/store/shared-row-values.js'
 import type { PoolConnection } from '../src/store/pool.js'
 import { createPool } from '../src/store/pool.js'
 import { v7 } from 'uuid'

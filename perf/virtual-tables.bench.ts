@@ -25,13 +25,8 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { loadModel } from '../src/model/load-model.js'
-import { readSeedMarker, seedDemoData } from '../src/seed/seed-data.js'
-import { parseDatabaseUrl } from '../src/store/database-url.js'
-import { migrate } from '../src/store/migrate.js'
-import { createPool, ensureDatabase } from '../src/store/pool.js'
+import { openBigBenchDatabase } from './support/big-bench-database.js'
 import { printResult } from './support/report.js'
-import { sizeServerMemory } from './support/server-memory.js'
 
 const DATABASE_URL = process.env.VIRTUAL_BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_bench_1000'
 const SCALE = Number(process.env.VIRTUAL_BENCH_SCALE ?? 1000)
@@ -43,30 +38,7 @@ const MILLION = Number(process.env.VIRTUAL_BENCH_GROUPS ?? 1_000_000)
 
 // ---- the database --------------------------------------------------------------------------------
 
-const address = parseDatabaseUrl(DATABASE_URL)
-await ensureDatabase(address)
-const pool = createPool(address)
-const model = loadModel('config/demo.json')
-const marker = await readSeedMarker(pool).catch(() => undefined)
-if (!marker || marker.scale < SCALE) {
-  if (process.env.BENCH_FULL !== '1') {
-    console.log(
-      `virtual-tables: skipped, ${address.database} holds ${marker ? `seed data of scale ${marker.scale}` : 'no seed data'} and needs scale ${SCALE} (ten million movements); \`make bench-full\` seeds it once (about 40 minutes) and runs it`,
-    )
-    await pool.end()
-    process.exit(3)
-  }
-  console.log(`  ${await sizeServerMemory(pool)}`)
-  const seeding = Date.now()
-  console.log(`  seeding ${address.database} at scale ${SCALE} (about 40 minutes) …`)
-  await migrate(pool, model)
-  await seedDemoData(pool, model, { scale: SCALE, force: marker !== undefined })
-  console.log(`  (seeded in ${((Date.now() - seeding) / 60000).toFixed(0)} min)`)
-}
-if (marker && marker.scale >= SCALE) console.log(`  ${await sizeServerMemory(pool)}`)
-const migrating = Date.now()
-await migrate(pool, model)
-if (Date.now() - migrating > 5000) console.log(`  (totals brought up to date in ${((Date.now() - migrating) / 1000).toFixed(0)} s)`)
+const { address, pool, scale } = await openBigBenchDatabase('virtual-tables', DATABASE_URL, SCALE)
 
 const scalar = async (sql: string, values: unknown[] = []) =>
   ((await pool.query({ sql, rowsAsArray: true }, values))[0] as unknown[][])[0]![0]
@@ -82,10 +54,9 @@ const yearStart = `${year}-01-01 00:00:00`
 const yearEnd = `${year}-12-31 23:59:59`
 const entries = Number(await scalar('SELECT COUNT(*) FROM acr_Main'))
 console.log(
-  `  ${movements} Stock movements and ${entries} accounting entries from ${first} to ${last} (SEED_SCALE ${marker?.scale ?? SCALE}, ${address.database})`,
+  `  ${movements} Stock movements and ${entries} accounting entries from ${first} to ${last} (SEED_SCALE ${scale}, ${address.database})`,
 )
-if ((marker?.scale ?? SCALE) !== 1000)
-  console.log(`  NOTE: this run is at SEED_SCALE ${marker?.scale ?? SCALE}, not the 1000 (ten million movements) the targets are set for`)
+if (scale !== 1000) console.log(`  NOTE: this run is at SEED_SCALE ${scale}, not the 1000 (ten million movements) the targets are set for`)
 const ONLY = process.env.VIRTUAL_BENCH_ONLY
 const wanted = (name: string) => ONLY === undefined || ONLY === '' || name.includes(ONLY)
 
@@ -288,8 +259,7 @@ const cases: [string, string, string, number][] = [
     3,
   ],
 ]
-for (const [name, path, sql, target] of cases)
-  if (wanted(name)) await compare(`${name} (scale ${marker?.scale ?? SCALE})`, path, sql, target)
+for (const [name, path, sql, target] of cases) if (wanted(name)) await compare(`${name} (scale ${scale})`, path, sql, target)
 
 // 4. A million groups streamed: the service's memory growth while it answers.
 if (wanted('virtual-turnovers-million-memory')) {

@@ -142,11 +142,15 @@ export class RateLimiter {
     // The row is made in a transaction of its own, committed before the one that locks it: two transactions
     // that both insert it and then lock it for update deadlock on the duplicate key's shared lock. Locking an
     // existing row only queues. Its own transaction, not a bare statement, so that a node lost before its
-    // COMMIT makes it run again on the next node (runInTransaction) instead of failing the request.
-    await runInTransaction(this.pool, (transaction) =>
-      transaction.run(
-        sql`INSERT IGNORE INTO \`_rate_counters\` (\`subject\`, \`rule_index\`, \`window_start\`, \`operations\`) VALUES (${subjectName}, ${index}, ${windowStart}, 0)`,
-      ),
+    // COMMIT makes it run again on the next node (runInTransaction) instead of failing the request; a row of
+    // zeros inserted twice is inserted once, so also when its COMMIT's outcome is unknown (idempotent).
+    await runInTransaction(
+      this.pool,
+      (transaction) =>
+        transaction.run(
+          sql`INSERT IGNORE INTO \`_rate_counters\` (\`subject\`, \`rule_index\`, \`window_start\`, \`operations\`) VALUES (${subjectName}, ${index}, ${windowStart}, 0)`,
+        ),
+      { idempotent: true },
     )
     // Retried whole when it loses a deadlock or, on a cluster, certification: processes on other nodes move
     // the same counters (runInTransaction).

@@ -8,7 +8,7 @@
 // failure there is answered `500 LogWriteFailed` (service.md §7), with the executed operations listed.
 import { requestLogFailuresTotal } from '../metrics/service-metrics.js'
 import type { ResolvedSettings } from '../model/model.js'
-import { isDatabaseUnreachable } from '../database-failures.js'
+import { isDatabaseUnreachable, isLockWaitTimeout } from '../database-failures.js'
 import { idList, sql, type Statement } from '../sql/sql-template.js'
 import { rowValuesSharing } from '../store/shared-row-values.js'
 import type { Pool } from '../store/pool.js'
@@ -162,8 +162,7 @@ export class RequestLog {
     if (entries.length === 0) return
     const batchId = batchIdOf(entries)
     // `lookFirst`: the entries may have been committed already, with a change set whose COMMIT was cut off.
-    if (options.lookFirst && (await batchLogged(this.pool, batchId))) return
-    await insertOnce(this.pool, this.batchInsert(entries), batchId).catch((error: unknown) => {
+    await insertOnce(this.pool, this.batchInsert(entries), batchId, options.lookFirst === true).catch((error: unknown) => {
       requestLogFailuresTotal.inc()
       throw error
     })
@@ -236,17 +235,41 @@ async function batchLogged(pool: Pool, batchId: string): Promise<boolean> {
   }
 }
 
-/** How many times a batch's entries are sent at most (a deadlock or lost certification rolls the statement back whole). */
-const INSERT_ATTEMPTS = 5
+/**
+ * How many times a batch's entries are sent, or looked up, at most. A node that died is passed over by the
+ * failover pool for a second (src/store/failover-pool.ts) and a joining one refuses until it is ready: the
+ * attempts, with their pauses, span a few seconds, so a node lost at the moment of the log's write costs no
+ * answer (docs/node-failures.md).
+ */
+const INSERT_ATTEMPTS = 8
 
-async function insertOnce(pool: Pool, statement: Statement, batchId: string): Promise<void> {
+/** A short pause before the next attempt, growing with it (about 3.6 s over every attempt). */
+function pause(attempt: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.floor(Math.random() * 50)))
+}
+
+/**
+ * Writes the entries once. After a lost connection it cannot be known whether they were written, so they
+ * are looked up (batchLogged) before being sent again; a look-up that meets a lost node too is made again,
+ * never skipped: sending the entries without knowing could write them twice. A deadlock or lost
+ * certification rolled the INSERT back whole (autocommit): it is sent again as it is. A lock wait timeout
+ * (1205) is the answer of a causal read (`wsrep_sync_wait`) that waited too long for its node: another try.
+ */
+async function insertOnce(pool: Pool, statement: Statement, batchId: string, lookFirst: boolean): Promise<void> {
+  let mustLook = lookFirst
   for (let attempt = 1; ; attempt++) {
     try {
+      if (mustLook) {
+        if (await batchLogged(pool, batchId)) return
+        mustLook = false
+      }
       await databaseOf(pool).run(statement)
       return
     } catch (error) {
-      if (attempt >= INSERT_ATTEMPTS || !(isDeadlock(error) || isDatabaseUnreachable(error))) throw error
-      if (isDatabaseUnreachable(error) && (await batchLogged(pool, batchId))) return
+      const unknown = isDatabaseUnreachable(error) || isLockWaitTimeout(error)
+      if (attempt >= INSERT_ATTEMPTS || !(unknown || isDeadlock(error))) throw error
+      if (unknown) mustLook = true
+      await pause(attempt)
     }
   }
 }

@@ -39,8 +39,7 @@ export async function changeWatermark(pool: Pool): Promise<string> {
 
 /** The low-water mark and the purge position (`purgedThrough`) in one round trip. */
 export async function changePositions(pool: Pool): Promise<{ mark: string; purgedThrough: string }> {
-  const [row] = await query<[{ mark: string | number; purged: string | null }]>(
-    pool,
+  const [row] = await databaseOf(pool).rows<{ mark: string | number; purged: string | null }>(
     sql`SELECT (SELECT COALESCE(MAX(seq), 0) FROM _changes) AS mark,
 (SELECT \`value\` FROM _service_state WHERE \`name\` = ${PURGED_THROUGH}) AS purged
 FROM _change_clock WHERE id = 1 FOR UPDATE`,

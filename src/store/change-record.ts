@@ -13,6 +13,7 @@
 // waits until every transaction that may hold sequence numbers below the current maximum has ended.
 // The notes go last, so the shared lock is held only for their INSERT and the COMMIT; the lock and the
 // INSERT are one statement (INSERT_NOTES).
+import { Statement } from '../statement.js'
 import type { Transaction } from './transaction.js'
 
 /** Notes per INSERT: their JSON text stays far below any server's max_allowed_packet. */
@@ -97,7 +98,7 @@ export async function writeRecordedChanges(transaction: Transaction): Promise<vo
   for (const [table, keys] of byTable) for (const text of keys) notes.push([table, text])
   for (let start = 0; start < notes.length; start += NOTES_PER_INSERT) {
     const chunk = notes.length <= NOTES_PER_INSERT ? notes : notes.slice(start, start + NOTES_PER_INSERT)
-    const written = await transaction.run(INSERT_NOTES, [JSON.stringify(chunk)])
+    const written = await transaction.run(new Statement(INSERT_NOTES, [JSON.stringify(chunk)]))
     // Without the clock's row the join yields nothing: no lock, and a delta reader could hand out a position
     // a writer still stands behind.
     if (written.affectedRows !== chunk.length) throw new Error('internal: _change_clock has no row; run migrate')

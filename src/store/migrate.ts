@@ -99,11 +99,10 @@ const RETIRED_INDEXES: readonly { readonly table: string; readonly index: string
 
 async function dropRetiredIndexes(pool: Pool): Promise<void> {
   for (const { table, index } of RETIRED_INDEXES) {
-    const found = await query<unknown[]>(
-      pool,
+    const found = await databaseOf(pool).rows<unknown>(
       sql`SELECT 1 FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${table} AND INDEX_NAME = ${index} LIMIT 1`,
     )
-    if (found.length > 0) await query(pool, sql`ALTER TABLE ${id(table)} DROP INDEX ${id(index)}`)
+    if (found.length > 0) await databaseOf(pool).run(sql`ALTER TABLE ${id(table)} DROP INDEX ${id(index)}`)
   }
 }
 

@@ -8,8 +8,8 @@
 //    movements of the range. A range holds at most `pieceRows` movements (a month holding more is a range
 //    of its own: a month row needs every movement of its month);
 // 2. its all-time rows (totals.ts), per range of groups (the keys other than `Period`, at most
-//    `pieceGroups` groups): delete the range's all-time rows, insert them again as the sums of the month
-//    rows, which phase 1 made right.
+//    `pieceGroups` groups and `pieceRows` month rows, or one group holding more): delete the range's
+//    all-time rows, insert them again as the sums of the month rows, which phase 1 made right.
 // Ranges cover every key, so rows of months or groups that no longer have movements are deleted too.
 //
 // Two processes may rebuild at once (two `migrate`s of one fresh database, through two nodes of a cluster):
@@ -41,7 +41,7 @@ export const TOTALS_REBUILD_MARKER = 'totals_rebuild'
 
 /** Movements per piece of month rows at most, unless one month holds more (then that month alone). */
 export const DEFAULT_PIECE_ROWS = 200_000
-/** Groups per piece of all-time rows. */
+/** Groups per piece of all-time rows at most (fewer when their month rows pass the piece's rows). */
 export const DEFAULT_PIECE_GROUPS = 20_000
 
 /** The first day before any month a movement can have, and the end of the month rows (the all-time row's period). */
@@ -149,7 +149,12 @@ export async function rebuildTotals(pool: Pool, model: ServiceModel, options: Re
       )
       done({ table: progress.table, kind: 'months', rows })
     }
-    const bounds = (progress.groupBounds ??= await planGroups(pool, source, options.pieceGroups ?? DEFAULT_PIECE_GROUPS))
+    const bounds = (progress.groupBounds ??= await planGroups(
+      pool,
+      source,
+      options.pieceGroups ?? DEFAULT_PIECE_GROUPS,
+      options.pieceRows ?? DEFAULT_PIECE_ROWS,
+    ))
     while (progress.groupsDone <= bounds.length) {
       const index = progress.groupsDone
       const rows = await inPiece(
@@ -274,22 +279,41 @@ async function planTables(pool: Pool, sources: readonly TotalsSource[], pieceRow
   return plans
 }
 
+/** Groups read per page while the group ranges are planned. */
+const PLAN_PAGE = 20_000
+
 /**
- * The upper bounds of the group ranges: every `pieceGroups`-th group of the month rows in key order. The
- * ranges are (−∞, b1], (b1, b2], …, (bn, +∞): one piece more than bounds.
+ * The upper bounds of the group ranges, in key order: a range closes before the group that would take its
+ * month rows beyond `pieceRows` or its groups beyond `pieceGroups` (a group holding more month rows than
+ * `pieceRows` is a range of its own: its all-time row needs all of them). So a piece of all-time rows reads
+ * at most `pieceRows` month rows, as a piece of month rows reads at most `pieceRows` movements, whatever the
+ * scale. The ranges are (−∞, b1], (b1, b2], …, (bn, +∞): one piece more than bounds.
  */
-async function planGroups(pool: Pool, source: TotalsSource, pieceGroups: number): Promise<unknown[][]> {
+async function planGroups(pool: Pool, source: TotalsSource, pieceGroups: number, pieceRows: number): Promise<unknown[][]> {
   const keys = groupKeys(source)
   if (keys.length === 0) return []
   const keyList = join(keys.map((c) => id(c)))
   const bounds: unknown[][] = []
+  let groups = 0
+  let rows = 0
+  let previous: unknown[] | undefined
   for (;;) {
-    const after = bounds.length === 0 ? raw('') : sql` AND ${compareGroups(source, '>', bounds[bounds.length - 1]!)}`
-    const rows = await databaseOf(pool).rows<Record<string, unknown>>(
-      sql`SELECT ${keyList} FROM ${id(source.totalsTable)} WHERE ${id('Period')} < ${ALL_TIME_PERIOD}${after} GROUP BY ${keyList} ORDER BY ${keyList} LIMIT 1 OFFSET ${pieceGroups - 1}`,
+    const after = previous === undefined ? raw('') : sql` AND ${compareGroups(source, '>', previous)}`
+    const page = await databaseOf(pool).rows<Record<string, unknown>>(
+      sql`SELECT ${keyList}, COUNT(*) AS ${id('month_rows')} FROM ${id(source.totalsTable)} WHERE ${id('Period')} < ${ALL_TIME_PERIOD}${after} GROUP BY ${keyList} ORDER BY ${keyList} LIMIT ${PLAN_PAGE}`,
     )
-    if (rows.length === 0) return bounds
-    bounds.push(keys.map((c) => rows[0]![c]))
+    for (const group of page) {
+      const count = Number(group.month_rows)
+      if (groups > 0 && (groups >= pieceGroups || rows + count > pieceRows)) {
+        bounds.push(previous!)
+        groups = 0
+        rows = 0
+      }
+      groups++
+      rows += count
+      previous = keys.map((c) => group[c])
+    }
+    if (page.length < PLAN_PAGE) return bounds
   }
 }
 

@@ -220,8 +220,11 @@ export function readOutcome(response: TestResponse): BatchOutcome {
   if (response.status !== 200) return { kind: 'failed', statuses: [response.status], detail: response.text.slice(0, 300) }
   const items = response.json().responses as { status: number; headers?: Record<string, string>; body?: { error?: { code: string } } }[]
   const statuses = items.map((item) => item.status)
+  // The failures that say why, not the 424s of the operations that followed them.
   const detail = JSON.stringify(
-    items.filter((item) => item.status >= 400).map((item) => ({ status: item.status, code: item.body?.error?.code })),
+    items
+      .filter((item) => item.status >= 400 && item.status !== 424)
+      .map((item) => ({ status: item.status, code: item.body?.error?.code })),
   ).slice(0, 300)
   if (statuses.every((status) => status < 400)) return { kind: 'committed', statuses, detail }
   if (statuses.some((status) => status >= 500 && status !== 503)) return { kind: 'failed', statuses, detail }

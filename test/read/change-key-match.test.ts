@@ -41,8 +41,8 @@ async function rowsMatching(keys: string[][]): Promise<{ sql: string; rows: stri
     columns: keyColumns.map((column) => ({ expression: BoundProperty.create(scope.root, column) })),
     where: [keyMatch(scope.root, keyColumns, keys)],
   })
-  const [rows] = (await pool.query({ sql: query.sql, rowsAsArray: true }, query.parameters as unknown[])) as unknown as [unknown[][]]
-  return { sql: query.sql, rows: rows.map((row) => `${String(row[0]).slice(-1)}${row[2]}`).sort() }
+  const [rows] = (await pool.query({ sql: query.text, rowsAsArray: true }, query.parameters as unknown[])) as unknown as [unknown[][]]
+  return { sql: query.text, rows: rows.map((row) => `${String(row[0]).slice(-1)}${row[2]}`).sort() }
 }
 
 t.test('runs of line numbers as ranges, lone ones by IN: exactly the keyed rows', async (t) => {

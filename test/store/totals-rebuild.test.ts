@@ -1,6 +1,6 @@
 // The totals rebuild in bounded pieces (src/store/totals-rebuild.ts): interrupted midway and run again, it
 // goes on where it stopped and the totals equal a recomputation (the `verify` check); no piece reads more
-// movements than its bound unless one month holds more; run while change sets are posted, it leaves no
+// movements (or month rows) than its bound unless one month (or one group) holds more; run while change sets are posted, it leaves no
 // difference either.
 import t from 'tap'
 import { startServer } from '../../src/http/server.js'
@@ -93,6 +93,25 @@ t.test('interrupted midway and run again, the rebuild goes on and the totals equ
   const fresh = await rebuildTotals(db.pool, model, { pieceRows })
   t.equal(fresh.resumed, false, 'a later run starts afresh')
   t.same((await checkTotals(db.pool, model)).differences, [], 'and leaves them equal')
+
+  // A piece of all-time rows reads the month rows of its groups: at most the piece's rows, or one group's
+  // month rows (no more than the months there are) when that group alone holds more.
+  const months = await count(
+    "SELECT COUNT(DISTINCT m) FROM (SELECT DATE_FORMAT(Period, '%Y-%m') AS m FROM ar_Stock UNION ALL SELECT DATE_FORMAT(Period, '%Y-%m') FROM acr_Main) AS months",
+  )
+  const groupPieces: number[] = []
+  await rebuildTotals(db.pool, model, {
+    pieceRows: 50,
+    afterPiece: (piece) => {
+      if (piece.kind === 'groups') groupPieces.push(piece.rows)
+    },
+  })
+  t.ok(groupPieces.length > 4, `the all-time rows are rebuilt in ${groupPieces.length} pieces, not in one per table`)
+  t.ok(
+    groupPieces.every((rows) => rows <= Math.max(50, months)),
+    `no piece of all-time rows read more month rows than its bound or one group's (${Math.max(...groupPieces)} ≤ ${Math.max(50, months)})`,
+  )
+  t.same((await checkTotals(db.pool, model)).differences, [], 'the totals equal a recomputation')
 })
 
 t.test('rebuilt while change sets are posted, the totals equal a recomputation', async (t) => {
