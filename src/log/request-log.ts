@@ -225,9 +225,11 @@ const ER_UNKNOWN_SYSTEM_VARIABLE = 1193
 async function batchLogged(pool: Pool, batchId: string): Promise<boolean> {
   const connection = await pool.getConnection()
   try {
-    await databaseOf(connection).run(sql`SET SESSION wsrep_sync_wait = 1`).catch((error: unknown) => {
-      if ((error as { errno?: number }).errno !== ER_UNKNOWN_SYSTEM_VARIABLE) throw error
-    })
+    await databaseOf(connection)
+      .run(sql`SET SESSION wsrep_sync_wait = 1`)
+      .catch((error: unknown) => {
+        if ((error as { errno?: number }).errno !== ER_UNKNOWN_SYSTEM_VARIABLE) throw error
+      })
     const found = await databaseOf(connection).rows<unknown>(sql`SELECT 1 FROM \`request_log\` WHERE \`Пакет\` = ${batchId} LIMIT 1`)
     return found.length > 0
   } finally {
