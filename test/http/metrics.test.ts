@@ -13,7 +13,7 @@ import { mulberry32 } from '../support/seeded-random.js'
 import { parseSamples, sample, type Samples } from '../support/prometheus-text.js'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, rawRequest, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('http_metrics', { seed: true })
+const service = await startTestService('http_metrics', { data: 'demo' })
 t.teardown(() => service.close())
 
 async function scrape(): Promise<Samples> {

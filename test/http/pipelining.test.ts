@@ -9,7 +9,7 @@ import { pipelinedExchange } from '../support/pipelined-exchange.js'
 import { mulberry32 } from '../support/seeded-random.js'
 import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('http_pipelining', { seed: true, pipelining: 'serialize' })
+const service = await startTestService('http_pipelining', { data: 'demo', pipelining: 'serialize' })
 t.teardown(() => service.close())
 
 const [rows] = await service.database.pool.query('SELECT Ref_Key, Code FROM c_Products ORDER BY Code LIMIT 4')

@@ -5,7 +5,7 @@ import t from 'tap'
 import { ProcessWatcher, openReader, readWithStall, rowsArrived, send, stillThere } from '../support/streaming-reader.js'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, growStockMovements, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('http_streaming', { seed: true })
+const service = await startTestService('http_streaming', { data: 'demo' })
 const watcher = await ProcessWatcher.open(service.database.address)
 type Subtest = Parameters<Parameters<typeof t.test>[0]>[0]
 t.teardown(async () => {

@@ -2,9 +2,10 @@
 // skip, chained with '/', then $filter, $orderby, $count and paging on the result; the context URL of
 // a reshaped result; results checked against sums worked out by hand from the fixture.
 import t from 'tap'
-import { P, R, W, startReadService } from './support/read-fixture.js'
+import { P, R, W } from './support/read-fixture.js'
+import { startTestService } from '../support/test-service.js'
 
-const service = await startReadService('read_apply')
+const service = await startTestService('read_apply', { data: 'reads' })
 t.teardown(() => service.close())
 const root = `http://127.0.0.1:${service.port}/odata/standard.odata/v4/`
 const stock = (query: string) => service.values(`AccumulationRegister_Stock_RecordType?${query}`)

@@ -8,14 +8,13 @@ import t from 'tap'
 import { buildMultipartBatch } from '../support/build-batch-body.js'
 import { DeltaMirror } from '../support/delta-mirror.js'
 import { mulberry32 } from '../support/seeded-random.js'
-import { startServiceProcess } from '../support/served-process.js'
-import { rawRequest, REFERENCE_ROOT } from '../support/test-service.js'
+import { rawRequest, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 
 const SEED = Number(process.env.DELTA_SEED ?? 29)
 const WRITERS = 4
 const OPERATIONS_PER_WRITER = 40
 
-const service = await startServiceProcess('read_delta_concurrency', { WORKERS: '2' })
+const service = await startTestService('read_delta_concurrency', { process: 'child', environment: { WORKERS: '2' } })
 t.teardown(() => service.close())
 const authorization = `Basic ${Buffer.from('demo:demo').toString('base64')}`
 

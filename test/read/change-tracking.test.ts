@@ -4,14 +4,15 @@
 // cannot be altered, moved to another set or options, or handed to another subject.
 import t from 'tap'
 import { DeltaMirror, type Entity } from '../support/delta-mirror.js'
-import { READER_BASIC, rawRequest, REFERENCE_ROOT } from '../support/test-service.js'
-import { count, documentBody, fixtures, rows, startWriteService } from '../writes/write-helpers.js'
+import { READER_BASIC, rawRequest, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
+import { count, documentBody, fixtures, rows } from '../writes/write-helpers.js'
 import { buildMultipartBatch } from '../support/build-batch-body.js'
 import { purgeExpiredChanges } from '../../src/service/change-retention.js'
 
-const client = await startWriteService('read_change_tracking')
-t.teardown(() => client.service.close())
-const { pool, service } = client
+const client = await startTestService('read_change_tracking', { data: 'demo' })
+t.teardown(() => client.close())
+const service = client
+const { pool } = client.database
 const f = await fixtures(pool)
 
 /** Follows an absolute link as given, or requests a path under the reference root. */
@@ -28,7 +29,7 @@ const fetch = fetchAs(`Basic ${Buffer.from('demo:demo').toString('base64')}`)
 /** The set read again from scratch, keyed like the mirror. */
 
 async function create(set: string, body: Record<string, unknown>): Promise<string> {
-  const response = await client.request('POST', set, body)
+  const response = await client.send('POST', set, body)
   if (response.status !== 201) throw new Error(`create: ${response.status} ${response.text}`)
   return response.json().Ref_Key
 }
@@ -43,8 +44,8 @@ t.test('a catalog: created, changed and deleted rows, then an empty delta', asyn
   t.match(link, /^http:\/\/[^/]+\/odata\/standard\.odata\/v4\/Catalog_Warehouses\?\$deltatoken=[\w-]+\.[\w-]+$/)
 
   const added = await create('Catalog_Warehouses', { Description: 'Added' })
-  t.equal((await client.request('PATCH', `Catalog_Warehouses(${kept})`, { Description: 'Kept, renamed' })).status, 200)
-  t.equal((await client.request('DELETE', `Catalog_Warehouses(${doomed})`)).status, 204)
+  t.equal((await client.send('PATCH', `Catalog_Warehouses(${kept})`, { Description: 'Kept, renamed' })).status, 200)
+  t.equal((await client.send('DELETE', `Catalog_Warehouses(${doomed})`)).status, 204)
 
   const delta = await fetch(link)
   t.equal(delta.status, 200)
@@ -99,7 +100,7 @@ t.test('movements follow their recorder: post, re-post with fewer lines, unpost,
   const mirror = new DeltaMirror(['Recorder', 'Recorder_Type', 'LineNumber'], fetch)
   await mirror.start(`${set}?$filter=Warehouse_Key eq ${f.warehouses[1]}`)
   const document = await create('Document_GoodsReceipt', documentBody(f, { rows: 3, warehouse: f.warehouses[1] }))
-  t.equal((await client.request('POST', `Document_GoodsReceipt(${document})/Post`)).status, 204)
+  t.equal((await client.send('POST', `Document_GoodsReceipt(${document})/Post`)).status, 204)
   await mirror.catchUp()
   t.same(
     mirror.deltas
@@ -110,8 +111,8 @@ t.test('movements follow their recorder: post, re-post with fewer lines, unpost,
     'posting adds three movements',
   )
 
-  await client.request('PATCH', `Document_GoodsReceipt(${document})`, { Goods: [{ Product_Key: f.products[2], Quantity: 5, Amount: 50 }] })
-  t.equal((await client.request('POST', `Document_GoodsReceipt(${document})/Post`)).status, 204)
+  await client.send('PATCH', `Document_GoodsReceipt(${document})`, { Goods: [{ Product_Key: f.products[2], Quantity: 5, Amount: 50 }] })
+  t.equal((await client.send('POST', `Document_GoodsReceipt(${document})/Post`)).status, 204)
   await mirror.catchUp()
   const repost = mirror.deltas.at(-1)!
   t.same(
@@ -124,7 +125,7 @@ t.test('movements follow their recorder: post, re-post with fewer lines, unpost,
   ])
   t.same(mirror.rows, await mirror.readAgain(`${set}?$filter=Warehouse_Key eq ${f.warehouses[1]}`))
 
-  t.equal((await client.request('POST', `Document_GoodsReceipt(${document})/Unpost`)).status, 204)
+  t.equal((await client.send('POST', `Document_GoodsReceipt(${document})/Unpost`)).status, 204)
   await mirror.catchUp()
   t.same(mirror.deltas.at(-1)!.removed.length, 1, 'unposting removes the movement')
   t.same(mirror.rows, await mirror.readAgain(`${set}?$filter=Warehouse_Key eq ${f.warehouses[1]}`))
@@ -139,7 +140,7 @@ t.test('with $filter, a row that leaves the filtered rows is removed with reason
     first.json().value.map((entity: Entity) => entity.Description),
     ['Tracked-A'],
   )
-  await client.request('PATCH', `Catalog_Counterparties(${key})`, { Description: 'Elsewhere' })
+  await client.send('PATCH', `Catalog_Counterparties(${key})`, { Description: 'Elsewhere' })
   const delta = await fetch(first.json()['@odata.deltaLink'])
   t.same(delta.json().value, [
     {
@@ -155,7 +156,7 @@ t.test('information registers and change sets of a batch (coalesced creates and 
   await prices.start('InformationRegister_Prices')
   const documents = new DeltaMirror(['Ref_Key'], fetch)
   await documents.start('Document_GoodsSale?$select=Ref_Key,Posted')
-  const write = await client.request('POST', 'InformationRegister_Prices', {
+  const write = await client.send('POST', 'InformationRegister_Prices', {
     Period: '2031-05-05T00:00:00Z',
     Product_Key: f.products[0],
     PriceType: 'Tracked',
@@ -174,7 +175,7 @@ t.test('information registers and change sets of a batch (coalesced creates and 
     })),
     ...keys.map((key, i) => ({ method: 'POST', url: `Document_GoodsSale(${key})/Post`, id: `p${i}`, atomicityGroup: 'g' })),
   ])
-  const answer = await client.service.request('POST', '/api/t/demo-token/v4/$batch', {
+  const answer = await client.request('POST', '/api/t/demo-token/v4/$batch', {
     headers: { 'Content-Type': batch.contentType },
     body: batch.body,
   })
@@ -259,7 +260,7 @@ t.test('reads the preference does not apply to answer as usual, without a delta 
 
 t.test('a rolled-back write leaves no note', async (t) => {
   const before = await count(pool, 'SELECT COUNT(*) FROM _changes')
-  const refused = await client.request('POST', 'Catalog_Products', { Ref_Key: f.products[0], Description: 'duplicate' })
+  const refused = await client.send('POST', 'Catalog_Products', { Ref_Key: f.products[0], Description: 'duplicate' })
   t.equal(refused.status, 409)
   t.equal(await count(pool, 'SELECT COUNT(*) FROM _changes'), before)
   const notes = await rows(pool, 'SELECT table_name FROM _changes ORDER BY seq DESC LIMIT 1')

@@ -2,9 +2,10 @@
 // $select/$filter/$orderby/$top/$skip/$count/$expand, the /$ref and /$count forms, `*`, on collections
 // and on single entities, and batches of parents larger than one expansion query.
 import t from 'tap'
-import { C, P, R, RECEIPT_TYPE, S, W, startReadService } from './support/read-fixture.js'
+import { C, P, R, RECEIPT_TYPE, S, W } from './support/read-fixture.js'
+import { startTestService } from '../support/test-service.js'
 
-const service = await startReadService('read_expand')
+const service = await startTestService('read_expand', { data: 'reads' })
 t.teardown(() => service.close())
 const root = `http://127.0.0.1:${service.port}/odata/standard.odata/v4/`
 

@@ -1,9 +1,10 @@
 // Every canonical function the service evaluates, against real rows with known answers. Strings compare
 // byte-wise (utf8mb4_bin): case matters, and `%`, `_` and `'` in a value match only themselves.
 import t from 'tap'
-import { R, S, startReadService } from './support/read-fixture.js'
+import { R, S } from './support/read-fixture.js'
+import { startTestService } from '../support/test-service.js'
 
-const service = await startReadService('read_filter_functions')
+const service = await startTestService('read_filter_functions', { data: 'reads' })
 t.teardown(() => service.close())
 
 const codes = async (filter: string) =>

@@ -5,10 +5,9 @@
 // pipelined: several requests written back to back on one connection, answered in order. FUZZ_SCALE
 // multiplies the count (`make fuzz`); the suite runs a short slice.
 import t from 'tap'
-import { startReadService } from './support/read-fixture.js'
 import { mulberry32 } from '../support/seeded-random.js'
 import { pipelinedExchange } from '../support/pipelined-exchange.js'
-import { DEMO_BASIC, REFERENCE_ROOT } from '../support/test-service.js'
+import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0x5eed_4ead)
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1)
@@ -16,7 +15,7 @@ const REQUESTS = Math.round(400 * SCALE)
 const PIPELINES = Math.round(60 * SCALE)
 const DEADLINE_MS = 10_000
 
-const service = await startReadService('read_filter_fuzz')
+const service = await startTestService('read_filter_fuzz', { data: 'reads' })
 t.teardown(() => service.close())
 
 const random = mulberry32(SEED)
@@ -317,7 +316,7 @@ t.test(`${PIPELINES} seeded pipelines: every answer, in order, on one connection
 // Behind the request-serialising front (HTTP_PIPELINING=serialize) the reads that wait for the database go
 // anywhere in a pipeline, several of them, and the bytes arrive in one write or cut at seeded offsets.
 t.test(`${PIPELINES} seeded pipelines through the front: reads anywhere, every answer in order`, async (t) => {
-  const fronted = await startReadService('read_filter_fuzz_front', { pipelining: 'serialize' })
+  const fronted = await startTestService('read_filter_fuzz_front', { data: 'reads', pipelining: 'serialize' })
   t.teardown(() => fronted.close())
   const setNames = Object.keys(SETS)
   const { failures, reads } = await runPipelines(fronted.port, () => {

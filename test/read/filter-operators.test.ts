@@ -2,9 +2,10 @@
 // asserting the whole set, the rows that must not. Comparison, logical, arithmetic and `in` operators;
 // null; GUID, date-time and enumeration values; paths through references; lambdas and collection counts.
 import t from 'tap'
-import { P, R, RECEIPT_TYPE, S, SALE_TYPE, W, startReadService } from './support/read-fixture.js'
+import { P, R, RECEIPT_TYPE, S, SALE_TYPE, W } from './support/read-fixture.js'
+import { startTestService } from '../support/test-service.js'
 
-const service = await startReadService('read_filter_operators')
+const service = await startTestService('read_filter_operators', { data: 'reads' })
 t.teardown(() => service.close())
 
 /** Product codes matching a filter, sorted. */

@@ -3,10 +3,10 @@
 // does not exist.
 import t from 'tap'
 import { accountRefKey } from '../../src/posting/account-key.js'
-import { READER_BASIC } from '../support/test-service.js'
-import { R, RECEIPT_TYPE, S, SALE_TYPE, W, startReadService } from './support/read-fixture.js'
+import { READER_BASIC, startTestService } from '../support/test-service.js'
+import { R, RECEIPT_TYPE, S, SALE_TYPE, W } from './support/read-fixture.js'
 
-const service = await startReadService('read_navigation')
+const service = await startTestService('read_navigation', { data: 'reads' })
 t.teardown(() => service.close())
 const root = `http://127.0.0.1:${service.port}/odata/standard.odata/v4/`
 const MISSING = '99999999-0000-4000-8000-000000000000'

@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { DEMO_BASIC } from '../support/test-service.js'
-import { R, startReadService, type ReadService } from './support/read-fixture.js'
+import { DEMO_BASIC, startTestService, type TestService } from '../support/test-service.js'
+import { R } from './support/read-fixture.js'
 
-const service = await startReadService('read_paging')
+const service = await startTestService('read_paging', { data: 'reads' })
 t.teardown(() => service.close())
 
 interface Page {
@@ -18,7 +18,7 @@ interface Page {
   readonly applied: string | undefined
 }
 
-async function page(target: ReadService, pathOrLink: string, headers: Record<string, string> = {}): Promise<Page> {
+async function page(target: TestService, pathOrLink: string, headers: Record<string, string> = {}): Promise<Page> {
   const response = pathOrLink.startsWith('http')
     ? await target.request('GET', pathOrLink.slice(pathOrLink.indexOf('/odata/')), { headers: { Authorization: DEMO_BASIC, ...headers } })
     : await target.get(pathOrLink, headers)
@@ -27,7 +27,7 @@ async function page(target: ReadService, pathOrLink: string, headers: Record<str
 }
 
 /** Every page from the first, following next links; the rows and the size of each page. */
-async function allPages(target: ReadService, path: string, headers: Record<string, string> = {}) {
+async function allPages(target: TestService, path: string, headers: Record<string, string> = {}) {
   const sizes: number[] = []
   const rows: Record<string, unknown>[] = []
   const links: string[] = []
@@ -158,7 +158,7 @@ t.test('the pageSize setting', async (t) => {
   delete configuration.$schema
   const file = join(directory, 'paged.json')
   writeFileSync(file, JSON.stringify(configuration))
-  const paged = await startReadService('read_paging_setting', { configFile: file })
+  const paged = await startTestService('read_paging_setting', { data: 'reads', configFile: file })
   t.teardown(() => paged.close())
   const all = await allPages(paged, 'Catalog_Products?$select=Code')
   t.same(all.sizes, [3, 3, 1], 'pages of the setting without a preference')

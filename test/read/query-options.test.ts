@@ -3,9 +3,10 @@
 // refused with 400, the option as target, and the position or the actual figure.
 import t, { type Test } from 'tap'
 import { ERROR_CODES } from '../../src/errors.js'
-import { P, R, RECEIPT_TYPE, S, SALE_TYPE, startReadService } from './support/read-fixture.js'
+import { P, R, RECEIPT_TYPE, S, SALE_TYPE } from './support/read-fixture.js'
+import { startTestService } from '../support/test-service.js'
 
-const service = await startReadService('read_query_options')
+const service = await startTestService('read_query_options', { data: 'reads' })
 t.teardown(() => service.close())
 
 async function refused(t: Test, path: string, code: string, target: string, message?: RegExp) {

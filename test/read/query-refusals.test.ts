@@ -5,9 +5,9 @@
 import t, { type Test } from 'tap'
 import { ERROR_CODES } from '../../src/errors.js'
 import type { TestResponse } from '../support/test-service.js'
-import { startReadService } from './support/read-fixture.js'
+import { startTestService } from '../support/test-service.js'
 
-const service = await startReadService('read_query_refusals')
+const service = await startTestService('read_query_refusals', { data: 'reads' })
 t.teardown(() => service.close())
 
 function assertError(t: Test, response: TestResponse, status: number, code: string, label: string) {

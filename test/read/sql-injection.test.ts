@@ -3,9 +3,9 @@
 // and holds what it held. Values with quotes and backslashes are found exactly, which shows they travel
 // as parameters.
 import t from 'tap'
-import { startReadService } from './support/read-fixture.js'
+import { startTestService } from '../support/test-service.js'
 
-const service = await startReadService('read_sql_injection')
+const service = await startTestService('read_sql_injection', { data: 'reads' })
 t.teardown(() => service.close())
 const pool = service.database.pool
 await pool.query(

@@ -7,7 +7,7 @@ import t from 'tap'
 import { ProcessWatcher, openReader, readWithStall, rowsArrived, stillThere } from '../support/streaming-reader.js'
 import { DEMO_BASIC, REFERENCE_ROOT, growStockMovements, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('read_streaming_expand', { seed: true })
+const service = await startTestService('read_streaming_expand', { data: 'demo' })
 const watcher = await ProcessWatcher.open(service.database.address)
 t.teardown(async () => {
   await watcher.close()

@@ -6,10 +6,10 @@
 // `$expand=Goods` keeps working; the `Document_X_Goods` sets stay readable.
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
-import { DEMO_BASIC, REFERENCE_ROOT } from '../support/test-service.js'
-import { P, R, RECEIPTS, RECEIPT_TYPE, S, SALE_TYPE, STOCK, W, startReadService } from './support/read-fixture.js'
+import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
+import { P, R, RECEIPTS, RECEIPT_TYPE, S, SALE_TYPE, STOCK, W } from './support/read-fixture.js'
 
-const service = await startReadService('read_table_part_properties')
+const service = await startTestService('read_table_part_properties', { data: 'reads' })
 t.teardown(() => service.close())
 
 type Row = Record<string, unknown>

@@ -9,19 +9,19 @@ import { join } from 'node:path'
 import t from 'tap'
 import type { ShapeFigures } from '../../src/tools/drive/drive-report.js'
 import { createTestDatabase } from '../support/test-database.js'
-import { startServiceProcess } from '../support/service-process.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { systemChromium } from '../support/system-chromium.js'
+import { startTestService, TOKEN_ROOT } from '../support/test-service.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'odata-drive-'))
 const database = await createTestDatabase('tools_drive')
-const service = await startServiceProcess(database.address)
+const service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' } })
 t.teardown(async () => {
-  await service.kill()
+  await service.stop()
   await database.drop()
 })
 
-const drive = (args: string[]) => runCli(['drive', ...args, '--url', service.root, '--token', 'bench-token']).done
+const drive = (args: string[]) => runCli(['drive', ...args, '--url', `${service.origin}${TOKEN_ROOT}`, '--token', 'bench-token']).done
 
 t.test('a run of the demo workload reports every figure', async (t) => {
   const out = join(dir, 'run-a')

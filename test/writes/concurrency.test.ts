@@ -2,13 +2,13 @@
 // product end with movements and totals that agree — no update of a shared totals row is lost, and no
 // client sees a deadlock (the transaction helper retries the victim).
 import t from 'tap'
-import { rawRequest } from '../support/test-service.js'
-import { count, documentBody, fixtures, rows, startWriteService, totalsAgainstRecomputation } from './write-helpers.js'
+import { rawRequest, startTestService } from '../support/test-service.js'
+import { count, documentBody, fixtures, rows, totalsAgainstRecomputation } from './write-helpers.js'
 
-const client = await startWriteService('writes_concurrency')
-t.teardown(() => client.service.close())
-const { pool } = client
-const model = client.service.model
+const client = await startTestService('writes_concurrency', { data: 'demo' })
+t.teardown(() => client.close())
+const { pool } = client.database
+const model = client.model
 const f = await fixtures(pool)
 const CLIENTS = 6
 const DOCUMENTS_PER_CLIENT = 8
@@ -36,7 +36,7 @@ t.test(`${CLIENTS} clients posting documents into one warehouse and product at o
         { Product_Key: product, Quantity: 1, Amount: 1 },
         { Product_Key: f.products[1], Quantity: 2, Amount: 2 },
       )
-      const response = await client.request('POST', `Document_${kind}`, body)
+      const response = await client.send('POST', `Document_${kind}`, body)
       mine.push({ kind, key: response.json().Ref_Key, quantity })
     }
     created.push(mine)
@@ -46,7 +46,7 @@ t.test(`${CLIENTS} clients posting documents into one warehouse and product at o
       const seen: number[] = []
       for (const d of mine) {
         // rawRequest opens a connection of its own for every request (agent: false): truly parallel.
-        const response = await rawRequest(client.service.port, 'POST', `/odata/standard.odata/v4/Document_${d.kind}(${d.key})/Post`, {
+        const response = await rawRequest(client.port, 'POST', `/odata/standard.odata/v4/Document_${d.kind}(${d.key})/Post`, {
           headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` },
         })
         seen.push(response.status)
@@ -82,7 +82,7 @@ t.test('concurrent creates with the same client-given key: exactly one wins', as
   const key = '3c3c3c3c-0000-4000-8000-000000000001'
   const results = await Promise.all(
     Array.from({ length: 5 }, () =>
-      rawRequest(client.service.port, 'POST', '/odata/standard.odata/v4/Document_GoodsReceipt', {
+      rawRequest(client.port, 'POST', '/odata/standard.odata/v4/Document_GoodsReceipt', {
         headers: { Authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ ...documentBody(f, { rows: 3 }), Ref_Key: key }),
       }),

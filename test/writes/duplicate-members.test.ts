@@ -3,23 +3,23 @@
 // Nothing is written. The same name in different objects (rows of a table part) is no repetition.
 import t from 'tap'
 import { buildMultipartBatch } from '../support/build-batch-body.js'
-import { TOKEN_ROOT } from '../support/test-service.js'
-import { count, documentBody, fixtures, startWriteService } from './write-helpers.js'
+import { TOKEN_ROOT, startTestService } from '../support/test-service.js'
+import { count, documentBody, fixtures } from './write-helpers.js'
 
-const client = await startWriteService('writes_duplicate_members')
-t.teardown(() => client.service.close())
-const { pool } = client
-const f = await fixtures(client.pool)
+const client = await startTestService('writes_duplicate_members', { data: 'demo' })
+t.teardown(() => client.close())
+const { pool } = client.database
+const f = await fixtures(client.database.pool)
 const warehouses = () => count(pool, 'SELECT COUNT(*) FROM c_Warehouses')
 
 t.test('a single request: a top-level member twice', async (t) => {
   const before = await warehouses()
-  const answer = await client.request('POST', 'Catalog_Warehouses', '{"Description":"a","Description":"b"}')
+  const answer = await client.send('POST', 'Catalog_Warehouses', '{"Description":"a","Description":"b"}')
   t.equal(answer.status, 400)
   t.equal(answer.json().error.code, 'InvalidBody')
   t.match(answer.json().error.message, /Description/)
   t.equal(await warehouses(), before, 'nothing created')
-  const escaped = await client.request('POST', 'Catalog_Warehouses', '{"Description":"a","\\u0044escription":"b"}')
+  const escaped = await client.send('POST', 'Catalog_Warehouses', '{"Description":"a","\\u0044escription":"b"}')
   t.equal(escaped.status, 400, 'however the second is spelt')
 })
 
@@ -27,11 +27,11 @@ t.test('a single request: a member twice in a table-part row', async (t) => {
   const documents = await count(pool, 'SELECT COUNT(*) FROM d_GoodsReceipt')
   const body = JSON.stringify(documentBody(f, { rows: 1 })).replace('"Quantity":1,', '"Quantity":1,"Quantity":5,')
   t.match(body, /"Quantity":1,"Quantity":5/)
-  const answer = await client.request('POST', 'Document_GoodsReceipt', body)
+  const answer = await client.send('POST', 'Document_GoodsReceipt', body)
   t.equal(answer.status, 400)
   t.equal(answer.json().error.code, 'InvalidBody')
   t.equal(await count(pool, 'SELECT COUNT(*) FROM d_GoodsReceipt'), documents, 'nothing created')
-  t.equal((await client.request('POST', 'Document_GoodsReceipt', documentBody(f, { rows: 2 }))).status, 201, 'one name per row is fine')
+  t.equal((await client.send('POST', 'Document_GoodsReceipt', documentBody(f, { rows: 2 }))).status, 201, 'one name per row is fine')
 })
 
 t.test('a multipart batch operation', async (t) => {
@@ -44,7 +44,7 @@ t.test('a multipart batch operation', async (t) => {
       body: Buffer.from('{"Description":"a","Description":"b"}'),
     },
   ])
-  const answer = await client.service.request('POST', `${TOKEN_ROOT}$batch`, {
+  const answer = await client.request('POST', `${TOKEN_ROOT}$batch`, {
     headers: { Authorization: 'Bearer demo-token', 'Content-Type': built.contentType },
     body: built.body,
   })

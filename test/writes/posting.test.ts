@@ -8,21 +8,21 @@ import {
   documentBody,
   fixtures,
   rows,
-  startWriteService,
   totalsAgainstRecomputation,
   totalsSnapshot,
   RECEIPT_TYPE,
   SALE_TYPE,
 } from './write-helpers.js'
+import { startTestService } from '../support/test-service.js'
 
-const client = await startWriteService('writes_posting')
-t.teardown(() => client.service.close())
-const { pool } = client
-const model = client.service.model
+const client = await startTestService('writes_posting', { data: 'demo' })
+t.teardown(() => client.close())
+const { pool } = client.database
+const model = client.model
 const f = await fixtures(pool)
 
 async function create(kind: 'GoodsReceipt' | 'GoodsSale', body: Record<string, unknown>): Promise<{ Ref_Key: string; etag: string }> {
-  const response = await client.request('POST', `Document_${kind}`, body)
+  const response = await client.send('POST', `Document_${kind}`, body)
   if (response.status !== 201) throw new Error(`create: ${response.status} ${response.text}`)
   return { Ref_Key: response.json().Ref_Key, etag: response.headers.etag as string }
 }
@@ -40,7 +40,7 @@ const movementCount = async (recorder: string) =>
 
 t.test('Post of a receipt writes the movements of its rules and sets Posted; the ETag changes', async (t) => {
   const document = await create('GoodsReceipt', documentBody(f, { rows: 3, date: '2024-04-10T08:30:00Z' }))
-  const response = await client.request('POST', `Document_GoodsReceipt(${document.Ref_Key})/Post`)
+  const response = await client.send('POST', `Document_GoodsReceipt(${document.Ref_Key})/Post`)
   t.equal(response.status, 204)
   t.equal(response.body.length, 0)
   const [stored] = await rows<{ Posted: number; DataVersion: string }>(
@@ -93,7 +93,7 @@ t.test('Post of a receipt writes the movements of its rules and sets Posted; the
 
 t.test('both call forms, the PostingModeOperational parameter, and the parameter checks', async (t) => {
   const document = await create('GoodsSale', documentBody(f, { rows: 2 }))
-  const qualified = await client.request('POST', `Document_GoodsSale(guid'${document.Ref_Key}')/StandardODATA.Post`, {
+  const qualified = await client.send('POST', `Document_GoodsSale(guid'${document.Ref_Key}')/StandardODATA.Post`, {
     PostingModeOperational: true,
   })
   t.equal(qualified.status, 204)
@@ -127,36 +127,36 @@ t.test('both call forms, the PostingModeOperational parameter, and the parameter
       },
     ],
   )
-  const unknown = await client.request('POST', `Document_GoodsSale(${document.Ref_Key})/Post`, { Mode: 'fast' })
+  const unknown = await client.send('POST', `Document_GoodsSale(${document.Ref_Key})/Post`, { Mode: 'fast' })
   t.equal(unknown.status, 400)
   t.same([unknown.json().error.code, unknown.json().error.target], ['InvalidParameter', 'Mode'])
-  const wrongType = await client.request('POST', `Document_GoodsSale(${document.Ref_Key})/Post`, { PostingModeOperational: 'yes' })
+  const wrongType = await client.send('POST', `Document_GoodsSale(${document.Ref_Key})/Post`, { PostingModeOperational: 'yes' })
   t.same([wrongType.status, wrongType.json().error.target], [400, 'PostingModeOperational'])
-  const unpostWithParameter = await client.request('POST', `Document_GoodsSale(${document.Ref_Key})/Unpost`, {
+  const unpostWithParameter = await client.send('POST', `Document_GoodsSale(${document.Ref_Key})/Unpost`, {
     PostingModeOperational: true,
   })
   t.equal(unpostWithParameter.status, 400, 'Unpost takes no parameters')
-  const notJson = await client.request('POST', `Document_GoodsSale(${document.Ref_Key})/Post`, 'x')
+  const notJson = await client.send('POST', `Document_GoodsSale(${document.Ref_Key})/Post`, 'x')
   t.equal(notJson.json().error.code, 'InvalidBody')
-  const missing = await client.request('POST', 'Document_GoodsSale(00000000-0000-4000-8000-000000000077)/Post')
+  const missing = await client.send('POST', 'Document_GoodsSale(00000000-0000-4000-8000-000000000077)/Post')
   t.equal(missing.status, 404)
-  const get = await client.request('GET', `Document_GoodsSale(${document.Ref_Key})/Post`)
+  const get = await client.send('GET', `Document_GoodsSale(${document.Ref_Key})/Post`)
   t.same([get.status, get.headers.allow], [405, 'POST'])
-  const stale = await client.request('POST', `Document_GoodsSale(${document.Ref_Key})/Post`, undefined, { 'If-Match': document.etag })
+  const stale = await client.send('POST', `Document_GoodsSale(${document.Ref_Key})/Post`, undefined, { 'If-Match': document.etag })
   t.equal(stale.status, 412, 'If-Match applies to actions')
 })
 
 t.test('posting again replaces the movements; Unpost removes them; totals follow', async (t) => {
   const document = await create('GoodsReceipt', documentBody(f, { rows: 4, date: '2024-06-30T23:59:59Z' }))
-  t.equal((await client.request('POST', `Document_GoodsReceipt(${document.Ref_Key})/Post`)).status, 204)
+  t.equal((await client.send('POST', `Document_GoodsReceipt(${document.Ref_Key})/Post`)).status, 204)
   t.equal(await movementCount(document.Ref_Key), 8)
   // New rows, another month: the old movements go, their totals are subtracted, the new ones added.
-  await client.request('PATCH', `Document_GoodsReceipt(${document.Ref_Key})`, {
+  await client.send('PATCH', `Document_GoodsReceipt(${document.Ref_Key})`, {
     Date: '2024-07-01T00:00:00Z',
     Goods: [{ Product_Key: f.products[5], Quantity: 9, Amount: 90 }],
   })
   t.equal(await movementCount(document.Ref_Key), 8, 'PATCH does not touch movements')
-  t.equal((await client.request('POST', `Document_GoodsReceipt(${document.Ref_Key})/Post`)).status, 204)
+  t.equal((await client.send('POST', `Document_GoodsReceipt(${document.Ref_Key})/Post`)).status, 204)
   t.same(await rows(pool, 'SELECT LineNumber, Period, Product_Key, Quantity FROM ar_Stock WHERE Recorder = ?', [document.Ref_Key]), [
     { LineNumber: 1, Period: '2024-07-01 00:00:00', Product_Key: f.products[5], Quantity: '9.000' },
   ])
@@ -164,7 +164,7 @@ t.test('posting again replaces the movements; Unpost removes them; totals follow
   let totals = await totalsAgainstRecomputation(pool, model)
   t.same(totals.kept, totals.recomputed, 'after a repost')
 
-  const unposted = await client.request('POST', `Document_GoodsReceipt(${document.Ref_Key})/Unpost`)
+  const unposted = await client.send('POST', `Document_GoodsReceipt(${document.Ref_Key})/Unpost`)
   t.equal(unposted.status, 204)
   t.match(unposted.headers.etag, /^W\/"/)
   t.equal(await movementCount(document.Ref_Key), 0)
@@ -172,7 +172,7 @@ t.test('posting again replaces the movements; Unpost removes them; totals follow
   totals = await totalsAgainstRecomputation(pool, model)
   t.same(totals.kept, totals.recomputed, 'after Unpost')
   t.equal(
-    (await client.request('POST', `Document_GoodsReceipt(${document.Ref_Key})/Unpost`)).status,
+    (await client.send('POST', `Document_GoodsReceipt(${document.Ref_Key})/Unpost`)).status,
     204,
     'Unpost of an unposted document is harmless',
   )
@@ -181,9 +181,9 @@ t.test('posting again replaces the movements; Unpost removes them; totals follow
 t.test('DELETE of a posted document removes its rows and movements, with totals', async (t) => {
   const before = await totalsSnapshot(pool, model)
   const document = await create('GoodsSale', documentBody(f, { rows: 3, date: '2025-02-01T12:00:00Z' }))
-  await client.request('POST', `Document_GoodsSale(${document.Ref_Key})/Post`)
+  await client.send('POST', `Document_GoodsSale(${document.Ref_Key})/Post`)
   t.equal(await movementCount(document.Ref_Key), 9)
-  const deleted = await client.request('DELETE', `Document_GoodsSale(${document.Ref_Key})`)
+  const deleted = await client.send('DELETE', `Document_GoodsSale(${document.Ref_Key})`)
   t.equal(deleted.status, 204)
   t.equal(await movementCount(document.Ref_Key), 0)
   t.equal(await count(pool, 'SELECT COUNT(*) FROM d_GoodsSale__Goods WHERE Ref_Key = ?', [document.Ref_Key]), 0)
@@ -193,7 +193,7 @@ t.test('DELETE of a posted document removes its rows and movements, with totals'
 
 t.test('a document marked for deletion cannot be posted', async (t) => {
   const document = await create('GoodsReceipt', documentBody(f, { extra: { DeletionMark: true } }))
-  const response = await client.request('POST', `Document_GoodsReceipt(${document.Ref_Key})/Post`)
+  const response = await client.send('POST', `Document_GoodsReceipt(${document.Ref_Key})/Post`)
   t.equal(response.status, 400)
   t.equal(response.json().error.code, 'DeletionMarked')
   t.equal(await movementCount(document.Ref_Key), 0)
@@ -209,7 +209,7 @@ t.test('a failure in the last movement rolls back document, movements and totals
   const fresh = await create('GoodsReceipt', body)
   const totalsBefore = await totalsSnapshot(pool, model)
   const [before] = await rows(pool, 'SELECT Posted, DataVersion FROM d_GoodsReceipt WHERE Ref_Key = ?', [fresh.Ref_Key])
-  const failed = await client.request('POST', `Document_GoodsReceipt(${fresh.Ref_Key})/Post`)
+  const failed = await client.send('POST', `Document_GoodsReceipt(${fresh.Ref_Key})/Post`)
   t.equal(failed.status, 500)
   t.equal(await movementCount(fresh.Ref_Key), 0, 'no movements, not even the Stock ones written before the failure')
   t.same(await totalsSnapshot(pool, model), totalsBefore, 'totals unchanged, though Stock totals were updated before the failure')
@@ -221,17 +221,17 @@ t.test('a failure in the last movement rolls back document, movements and totals
 
   // A posted document whose repost fails keeps its old movements and totals.
   const posted = await create('GoodsReceipt', documentBody(f, { rows: 2, date: '2024-08-09T08:00:00Z' }))
-  t.equal((await client.request('POST', `Document_GoodsReceipt(${posted.Ref_Key})/Post`)).status, 204)
+  t.equal((await client.send('POST', `Document_GoodsReceipt(${posted.Ref_Key})/Post`)).status, 204)
   const oldMovements = await stockRows(posted.Ref_Key)
   const totalsPosted = await totalsSnapshot(pool, model)
-  await client.request('PATCH', `Document_GoodsReceipt(${posted.Ref_Key})`, {
+  await client.send('PATCH', `Document_GoodsReceipt(${posted.Ref_Key})`, {
     Date: '2024-09-01T00:00:00Z',
     Goods: [
       { Product_Key: f.products[3], Quantity: 1, Amount: 1 },
       { Product_Key: f.products[4], Quantity: 1, Amount: 300000 },
     ],
   })
-  const repost = await client.request('POST', `Document_GoodsReceipt(${posted.Ref_Key})/Post`)
+  const repost = await client.send('POST', `Document_GoodsReceipt(${posted.Ref_Key})/Post`)
   t.equal(repost.status, 500)
   t.same(await stockRows(posted.Ref_Key), oldMovements, 'the old movements are back')
   t.equal(await count(pool, 'SELECT COUNT(*) FROM acr_Main WHERE Recorder = ?', [posted.Ref_Key]), 2)
@@ -258,7 +258,7 @@ t.test('posting documents into the same warehouse and product one after another 
     ['GoodsSale', 3],
   ] as const) {
     const document = await create(kind, documentBody(f, { rows: 1, product, warehouse, quantity, date: '2025-05-05T05:05:05Z' }))
-    t.equal((await client.request('POST', `Document_${kind}(${document.Ref_Key})/Post`)).status, 204)
+    t.equal((await client.send('POST', `Document_${kind}(${document.Ref_Key})/Post`)).status, 204)
   }
   t.equal(Number(await balance()) - start, 9)
   t.equal(SALE_TYPE, 'StandardODATA.Document_GoodsSale')

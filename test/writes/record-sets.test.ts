@@ -7,28 +7,28 @@ import {
   documentBody,
   fixtures,
   rows,
-  startWriteService,
   totalsAgainstRecomputation,
   totalsSnapshot,
   RECEIPT_TYPE,
   SALE_TYPE,
 } from './write-helpers.js'
+import { startTestService } from '../support/test-service.js'
 
-const client = await startWriteService('writes_record_sets')
-t.teardown(() => client.service.close())
-const { pool } = client
-const model = client.service.model
+const client = await startTestService('writes_record_sets', { data: 'demo' })
+t.teardown(() => client.close())
+const { pool } = client.database
+const model = client.model
 const f = await fixtures(pool)
 
 async function receipt(date = '2024-10-10T10:00:00Z'): Promise<string> {
-  const response = await client.request('POST', 'Document_GoodsReceipt', documentBody(f, { date }))
+  const response = await client.send('POST', 'Document_GoodsReceipt', documentBody(f, { date }))
   return response.json().Ref_Key
 }
 const stockKey = (recorder: string, type = RECEIPT_TYPE) => `AccumulationRegister_Stock(Recorder=guid'${recorder}',Recorder_Type='${type}')`
 
 t.test("PUT of an accumulation record set replaces the recorder's movements, with defaults", async (t) => {
   const recorder = await receipt()
-  const response = await client.request('PUT', stockKey(recorder), {
+  const response = await client.send('PUT', stockKey(recorder), {
     Recorder: recorder,
     RecordSet: [
       {
@@ -85,7 +85,7 @@ t.test("PUT of an accumulation record set replaces the recorder's movements, wit
   let totals = await totalsAgainstRecomputation(pool, model)
   t.same(totals.kept, totals.recomputed, 'inactive rows do not count in totals, active ones do')
 
-  const patched = await client.request('PATCH', stockKey(recorder), {
+  const patched = await client.send('PATCH', stockKey(recorder), {
     RecordSet: [{ Warehouse_Key: f.warehouses[1], Product_Key: f.products[1], Quantity: 1 }],
   })
   t.equal(patched.status, 200)
@@ -94,7 +94,7 @@ t.test("PUT of an accumulation record set replaces the recorder's movements, wit
     [{ LineNumber: 1, Warehouse_Key: f.warehouses[1] }],
     'PATCH replaces the whole set too',
   )
-  const cleared = await client.request('PUT', stockKey(recorder), { RecordSet: [] })
+  const cleared = await client.send('PUT', stockKey(recorder), { RecordSet: [] })
   t.equal(cleared.status, 200)
   t.equal(await count(pool, 'SELECT COUNT(*) FROM ar_Stock WHERE Recorder = ?', [recorder]), 0, 'an empty array clears the set')
   totals = await totalsAgainstRecomputation(pool, model)
@@ -108,7 +108,7 @@ t.test("PUT of an accumulation record set replaces the recorder's movements, wit
 
 t.test('POST to the register writes the set of the recorder named in the body (201 with Location)', async (t) => {
   const recorder = await receipt('2024-12-31T23:00:00Z')
-  const response = await client.request('POST', 'AccumulationRegister_Stock', {
+  const response = await client.send('POST', 'AccumulationRegister_Stock', {
     Recorder: recorder,
     Recorder_Type: RECEIPT_TYPE,
     RecordSet: [{ Warehouse_Key: f.warehouses[2], Product_Key: f.products[2], Quantity: 3, Amount: 3 }],
@@ -116,13 +116,13 @@ t.test('POST to the register writes the set of the recorder named in the body (2
   t.equal(response.status, 201)
   t.equal(
     response.headers.location,
-    `http://127.0.0.1:${client.service.port}/odata/standard.odata/v4/AccumulationRegister_Stock(Recorder=${recorder},Recorder_Type='StandardODATA.Document_GoodsReceipt')`,
+    `http://127.0.0.1:${client.port}/odata/standard.odata/v4/AccumulationRegister_Stock(Recorder=${recorder},Recorder_Type='StandardODATA.Document_GoodsReceipt')`,
   )
   t.equal(await count(pool, 'SELECT COUNT(*) FROM ar_Stock WHERE Recorder = ?', [recorder]), 1)
-  const read = await client.request('GET', new URL(response.headers.location!).pathname.replace('/odata/standard.odata/v4/', ''))
+  const read = await client.send('GET', new URL(response.headers.location!).pathname.replace('/odata/standard.odata/v4/', ''))
   t.equal(read.status, 200, 'the Location reads back')
 
-  const deleted = await client.request('DELETE', `Document_GoodsReceipt(${recorder})`)
+  const deleted = await client.send('DELETE', `Document_GoodsReceipt(${recorder})`)
   t.equal(deleted.status, 204)
   t.equal(
     await count(pool, 'SELECT COUNT(*) FROM ar_Stock WHERE Recorder = ?', [recorder]),
@@ -135,7 +135,7 @@ t.test('POST to the register writes the set of the recorder named in the body (2
 
 t.test('refused record-set writes change nothing', async (t) => {
   const recorder = await receipt()
-  await client.request('PUT', stockKey(recorder), {
+  await client.send('PUT', stockKey(recorder), {
     RecordSet: [{ Warehouse_Key: f.warehouses[0], Product_Key: f.products[0], Quantity: 1 }],
   })
   const before = await rows(pool, 'SELECT * FROM ar_Stock WHERE Recorder = ?', [recorder])
@@ -158,7 +158,7 @@ t.test('refused record-set writes change nothing', async (t) => {
     ['PUT', stockKey('00000000-0000-4000-8000-0000000000aa'), { RecordSet: [] }, 404, ''],
   ]
   for (const [method, path, body, status, target] of cases) {
-    const response = await client.request(method, path, body)
+    const response = await client.send(method, path, body)
     t.equal(response.status, status, `${method} ${JSON.stringify(body)}`)
     if (target) t.equal(response.json().error.target, target)
   }
@@ -169,7 +169,7 @@ t.test('refused record-set writes change nothing', async (t) => {
 t.test('accounting record sets: accounts, extra dimensions, Dr/Cr resources', async (t) => {
   const recorder = await receipt('2024-02-29T12:00:00Z')
   const path = `AccountingRegister_Main(Recorder=${recorder},Recorder_Type='${RECEIPT_TYPE}')`
-  const response = await client.request('PUT', path, {
+  const response = await client.send('PUT', path, {
     RecordSet: [
       {
         'AccountDr@odata.bind': `ChartOfAccounts_Main(${accountRefKey('Main', '41')})`,
@@ -206,15 +206,15 @@ t.test('accounting record sets: accounts, extra dimensions, Dr/Cr resources', as
   )
   const totals = await totalsAgainstRecomputation(pool, model)
   t.same(totals.kept, totals.recomputed)
-  const badType = await client.request('PUT', path, { RecordSet: [{ ExtDimensionDr1_Type: 'StandardODATA.Catalog_Nothing' }] })
+  const badType = await client.send('PUT', path, { RecordSet: [{ ExtDimensionDr1_Type: 'StandardODATA.Catalog_Nothing' }] })
   t.same([badType.status, badType.json().error.target], [400, 'RecordSet/0/ExtDimensionDr1_Type'])
-  const sale = await client.request('POST', 'AccountingRegister_Main', { Recorder: recorder, Recorder_Type: SALE_TYPE, RecordSet: [] })
+  const sale = await client.send('POST', 'AccountingRegister_Main', { Recorder: recorder, Recorder_Type: SALE_TYPE, RecordSet: [] })
   t.equal(sale.status, 404, 'no GoodsSale with this key')
 })
 
 t.test('information registers: POST writes or replaces by key, PATCH merges, DELETE removes', async (t) => {
   const product = f.products[7]!
-  const first = await client.request('POST', 'InformationRegister_Prices', {
+  const first = await client.send('POST', 'InformationRegister_Prices', {
     Period: '2030-01-15T18:30:00+05:00',
     Product_Key: product,
     PriceType: 'Wholesale',
@@ -224,9 +224,9 @@ t.test('information registers: POST writes or replaces by key, PATCH merges, DEL
   t.equal(first.json().Period, '2030-01-15T00:00:00Z', 'cut to the start of the day (UTC)')
   t.equal(
     first.headers.location,
-    `http://127.0.0.1:${client.service.port}/odata/standard.odata/v4/InformationRegister_Prices(Period=2030-01-15T00:00:00Z,Product_Key=${product},PriceType='Wholesale')`,
+    `http://127.0.0.1:${client.port}/odata/standard.odata/v4/InformationRegister_Prices(Period=2030-01-15T00:00:00Z,Product_Key=${product},PriceType='Wholesale')`,
   )
-  const again = await client.request('POST', 'InformationRegister_Prices', {
+  const again = await client.send('POST', 'InformationRegister_Prices', {
     Period: '2030-01-15T00:00:00Z',
     Product_Key: product,
     PriceType: 'Wholesale',
@@ -239,19 +239,19 @@ t.test('information registers: POST writes or replaces by key, PATCH merges, DEL
     'the same key replaces',
   )
   const key = `InformationRegister_Prices(Period=datetime'2030-01-15T00:00:00',Product_Key=guid'${product}',PriceType='Wholesale')`
-  const patched = await client.request('PATCH', key, { Price: 14.25, PriceType: 'Ignored' })
+  const patched = await client.send('PATCH', key, { Price: 14.25, PriceType: 'Ignored' })
   t.equal(patched.status, 200)
   t.same([patched.json().Price, patched.json().PriceType], [14.25, 'Wholesale'], 'key properties in a PATCH body are ignored')
-  t.equal((await client.request('PATCH', key, { Price: 1 }, { 'If-Match': 'W/"1"' })).status, 412, 'registers have no ETag')
-  t.equal((await client.request('PATCH', key, { Price: 1.001 })).json().error.target, 'Price')
-  t.equal((await client.request('DELETE', key, undefined, { 'If-Match': '*' })).status, 204)
+  t.equal((await client.send('PATCH', key, { Price: 1 }, { 'If-Match': 'W/"1"' })).status, 412, 'registers have no ETag')
+  t.equal((await client.send('PATCH', key, { Price: 1.001 })).json().error.target, 'Price')
+  t.equal((await client.send('DELETE', key, undefined, { 'If-Match': '*' })).status, 204)
   t.equal(await count(pool, "SELECT COUNT(*) FROM ir_Prices WHERE Product_Key = ? AND PriceType = 'Wholesale'", [product]), 0)
-  t.equal((await client.request('DELETE', key)).status, 404)
-  t.equal((await client.request('PATCH', key, { Price: 1 })).status, 404)
-  const noPeriod = await client.request('POST', 'InformationRegister_Prices', { Product_Key: product, PriceType: 'X', Price: 1 })
+  t.equal((await client.send('DELETE', key)).status, 404)
+  t.equal((await client.send('PATCH', key, { Price: 1 })).status, 404)
+  const noPeriod = await client.send('POST', 'InformationRegister_Prices', { Product_Key: product, PriceType: 'X', Price: 1 })
   t.same([noPeriod.status, noPeriod.json().error.target], [400, 'Period'])
 
-  const rate = await client.request('POST', encodeURIComponent('InformationRegister_КурсыВалют'), {
+  const rate = await client.send('POST', encodeURIComponent('InformationRegister_КурсыВалют'), {
     Period: '2031-03-03T03:03:03Z',
     Валюта: 'JPY',
     Курс: 0.6543,
@@ -261,16 +261,16 @@ t.test('information registers: POST writes or replaces by key, PATCH merges, DEL
   t.same(await rows(pool, "SELECT `Курс`, `Кратность` FROM `ir_КурсыВалют` WHERE `Валюта` = 'JPY'"), [{ Курс: '0.6543', Кратность: '100' }])
   t.equal(
     (
-      await client.request('POST', encodeURIComponent('InformationRegister_КурсыВалют'), { Period: '2031-03-03', Валюта: 'YEN!', Курс: 1 })
+      await client.send('POST', encodeURIComponent('InformationRegister_КурсыВалют'), { Period: '2031-03-03', Валюта: 'YEN!', Курс: 1 })
     ).json().error.target,
     'Валюта',
   )
 
-  const setting = await client.request('POST', 'InformationRegister_Settings', { Value: 'on', SurrogateKey: 5 })
+  const setting = await client.send('POST', 'InformationRegister_Settings', { Value: 'on', SurrogateKey: 5 })
   t.same([setting.status, setting.json().SurrogateKey], [201, 0], 'a register without dimensions has the single record 0')
-  await client.request('POST', 'InformationRegister_Settings', { Value: 'off' })
+  await client.send('POST', 'InformationRegister_Settings', { Value: 'off' })
   t.same(await rows(pool, 'SELECT SurrogateKey, Value FROM ir_Settings'), [{ SurrogateKey: 0, Value: 'off' }])
-  const barcode = await client.request('POST', 'InformationRegister_Barcodes', {
+  const barcode = await client.send('POST', 'InformationRegister_Barcodes', {
     Barcode: '4600000000001',
     'Product@odata.bind': `Catalog_Products(${product})`,
   })
@@ -290,7 +290,7 @@ t.test('read-only sets answer 405 with Allow, and nothing is written', async (t)
     ['PUT', `InformationRegister_Settings(SurrogateKey=0)`, 'GET, PATCH, DELETE, HEAD'],
   ]
   for (const [method, path, allow] of cases) {
-    const response = await client.request(method, path, {})
+    const response = await client.send(method, path, {})
     t.equal(response.status, 405, `${method} ${path}`)
     t.equal(response.headers.allow, allow)
   }

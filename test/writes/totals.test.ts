@@ -4,12 +4,13 @@
 import t from 'tap'
 import { accountRefKey } from '../../src/posting/account-key.js'
 import { Random } from '../../src/seed/random.js'
-import { fixtures, startWriteService, totalsAgainstRecomputation, RECEIPT_TYPE, SALE_TYPE } from './write-helpers.js'
+import { fixtures, totalsAgainstRecomputation, RECEIPT_TYPE, SALE_TYPE } from './write-helpers.js'
+import { startTestService } from '../support/test-service.js'
 
-const client = await startWriteService('writes_totals')
-t.teardown(() => client.service.close())
-const model = client.service.model
-const f = await fixtures(client.pool)
+const client = await startTestService('writes_totals', { data: 'demo' })
+t.teardown(() => client.close())
+const model = client.model
+const f = await fixtures(client.database.pool)
 const seed = Number(process.env.TOTALS_SEED ?? 20240601)
 const random = new Random(seed)
 const STEPS = Number(process.env.TOTALS_STEPS ?? 120)
@@ -43,7 +44,7 @@ async function expect(status: number, response: Promise<{ status: number; text: 
 const operations: Record<string, () => Promise<void>> = {
   async create() {
     const kind: Kind = random.next() < 0.5 ? 'GoodsReceipt' : 'GoodsSale'
-    const response = await client.request('POST', `Document_${kind}`, {
+    const response = await client.send('POST', `Document_${kind}`, {
       Date: date(),
       Warehouse_Key: warehouse(),
       Counterparty_Key: f.counterparties[random.int(0, 2)],
@@ -56,28 +57,28 @@ const operations: Record<string, () => Promise<void>> = {
   async post() {
     if (documents.length === 0) return
     const d = random.pick(documents)
-    await expect(204, client.request('POST', `Document_${d.kind}(${d.key})/Post`), 'post')
+    await expect(204, client.send('POST', `Document_${d.kind}(${d.key})/Post`), 'post')
   },
   async repost() {
     if (documents.length === 0) return
     const d = random.pick(documents)
     await expect(
       200,
-      client.request('PATCH', `Document_${d.kind}(${d.key})`, { Date: date(), Warehouse_Key: warehouse(), Goods: goods() }),
+      client.send('PATCH', `Document_${d.kind}(${d.key})`, { Date: date(), Warehouse_Key: warehouse(), Goods: goods() }),
       'patch',
     )
-    await expect(204, client.request('POST', `Document_${d.kind}(${d.key})/Post`), 'repost')
+    await expect(204, client.send('POST', `Document_${d.kind}(${d.key})/Post`), 'repost')
   },
   async unpost() {
     if (documents.length === 0) return
     const d = random.pick(documents)
-    await expect(204, client.request('POST', `Document_${d.kind}(${d.key})/Unpost`), 'unpost')
+    await expect(204, client.send('POST', `Document_${d.kind}(${d.key})/Unpost`), 'unpost')
   },
   async delete() {
     if (documents.length === 0) return
     const index = random.int(0, documents.length - 1)
     const d = documents[index]!
-    await expect(204, client.request('DELETE', `Document_${d.kind}(${d.key})`), 'delete')
+    await expect(204, client.send('DELETE', `Document_${d.kind}(${d.key})`), 'delete')
     documents.splice(index, 1)
   },
   async stockRecordSet() {
@@ -95,7 +96,7 @@ const operations: Record<string, () => Promise<void>> = {
     const type = d.kind === 'GoodsReceipt' ? RECEIPT_TYPE : SALE_TYPE
     await expect(
       200,
-      client.request('PUT', `AccumulationRegister_Stock(Recorder=${d.key},Recorder_Type='${type}')`, { RecordSet: records }),
+      client.send('PUT', `AccumulationRegister_Stock(Recorder=${d.key},Recorder_Type='${type}')`, { RecordSet: records }),
       'stock record set',
     )
   },
@@ -117,7 +118,7 @@ const operations: Record<string, () => Promise<void>> = {
     const type = d.kind === 'GoodsReceipt' ? RECEIPT_TYPE : SALE_TYPE
     await expect(
       200,
-      client.request('PUT', `AccountingRegister_Main(Recorder=${d.key},Recorder_Type='${type}')`, { RecordSet: records }),
+      client.send('PUT', `AccountingRegister_Main(Recorder=${d.key},Recorder_Type='${type}')`, { RecordSet: records }),
       'accounting record set',
     )
   },
@@ -142,7 +143,7 @@ t.test(`a random sequence of ${STEPS} writes (seed ${seed}) keeps totals equal t
     done[name!] = (done[name!] ?? 0) + 1
     if (step % 40 === 0 || step === STEPS) {
       // The comparison recomputes, which also resets the totals: later steps build on a clean state again.
-      const { kept, recomputed } = await totalsAgainstRecomputation(client.pool, model)
+      const { kept, recomputed } = await totalsAgainstRecomputation(client.database.pool, model)
       t.same(kept, recomputed, `after step ${step}`)
       t.ok(
         Object.values(recomputed).some((lines) => lines.length > 0),

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestResponse, type TestService } from '../support/test-service.js'
-import { count, documentBody, fixtures, rows, startWriteService, RECEIPT_TYPE } from './write-helpers.js'
+import { count, documentBody, fixtures, rows, RECEIPT_TYPE } from './write-helpers.js'
 
-const client = await startWriteService('writes_unknown_properties')
-t.teardown(() => client.service.close())
-const { pool } = client
+const client = await startTestService('writes_unknown_properties', { data: 'demo' })
+t.teardown(() => client.close())
+const { pool } = client.database
 const f = await fixtures(pool)
 
 function assertUnknown(t: Test, response: TestResponse, names: string[], label: string) {
@@ -30,7 +30,7 @@ function assertUnknown(t: Test, response: TestResponse, names: string[], label: 
 t.test('unknown names are 400 UnknownProperty, and nothing is written', async (t) => {
   assertUnknown(
     t,
-    await client.request('POST', 'Catalog_Products', { Code: 'U-1', Description: 'x', Colour: 'red' }),
+    await client.send('POST', 'Catalog_Products', { Code: 'U-1', Description: 'x', Colour: 'red' }),
     ['Colour'],
     'catalog create',
   )
@@ -41,22 +41,22 @@ t.test('unknown names are 400 UnknownProperty, and nothing is written', async (t
   ;(body.Goods as Record<string, unknown>[])[1]!.Qty = 3
   assertUnknown(
     t,
-    await client.request('POST', 'Document_GoodsReceipt', body),
+    await client.send('POST', 'Document_GoodsReceipt', body),
     ['Goods/1/Qty', 'Comments'],
     'document create, in a table-part row too',
   )
   t.equal(await count(pool, 'SELECT COUNT(*) FROM d_GoodsReceipt'), documents, 'no document row')
 
-  const created = (await client.request('POST', 'Catalog_Products', { Code: 'U-2', Description: 'before' })).json()
+  const created = (await client.send('POST', 'Catalog_Products', { Code: 'U-2', Description: 'before' })).json()
   assertUnknown(
     t,
-    await client.request('PATCH', `Catalog_Products(${created.Ref_Key})`, { Description: 'after', Descripton: 'typo' }),
+    await client.send('PATCH', `Catalog_Products(${created.Ref_Key})`, { Description: 'after', Descripton: 'typo' }),
     ['Descripton'],
     'PATCH',
   )
   assertUnknown(
     t,
-    await client.request('PUT', `Catalog_Products(${created.Ref_Key})`, { Code: 'U-2', Description: 'after', descriptioN: 'case matters' }),
+    await client.send('PUT', `Catalog_Products(${created.Ref_Key})`, { Code: 'U-2', Description: 'after', descriptioN: 'case matters' }),
     ['descriptioN'],
     'PUT',
   )
@@ -68,7 +68,7 @@ t.test('unknown names are 400 UnknownProperty, and nothing is written', async (t
 
   assertUnknown(
     t,
-    await client.request('POST', 'Catalog_Products', { Code: 'U-3', 'Unit@odata.bind': 'Catalog_Units(1)' }),
+    await client.send('POST', 'Catalog_Products', { Code: 'U-3', 'Unit@odata.bind': 'Catalog_Units(1)' }),
     ['Unit@odata.bind'],
     'a bind of a navigation the type does not have',
   )
@@ -77,14 +77,14 @@ t.test('unknown names are 400 UnknownProperty, and nothing is written', async (t
   const stock = `AccumulationRegister_Stock(Recorder=${recorder},Recorder_Type='${RECEIPT_TYPE}')`
   assertUnknown(
     t,
-    await client.request('PUT', stock, { RecordSet: [{ Quantity: 1 }, { Quantity: 1, Warehouse: 'x', Qty: 2 }] }),
+    await client.send('PUT', stock, { RecordSet: [{ Quantity: 1 }, { Quantity: 1, Warehouse: 'x', Qty: 2 }] }),
     ['RecordSet/1/Qty'],
     'a record-set row',
   )
   t.equal(await count(pool, 'SELECT COUNT(*) FROM ar_Stock WHERE Recorder = ?', [recorder]), 0, 'no movement')
   assertUnknown(
     t,
-    await client.request('POST', 'InformationRegister_Prices', {
+    await client.send('POST', 'InformationRegister_Prices', {
       Period: '2024-01-01T00:00:00Z',
       Product_Key: f.products[0],
       PriceType: 'U-Test',
@@ -98,7 +98,7 @@ t.test('unknown names are 400 UnknownProperty, and nothing is written', async (t
 })
 
 t.test('annotations, maintained properties and navigation properties are known names', async (t) => {
-  const response = await client.request('POST', 'Document_GoodsReceipt', {
+  const response = await client.send('POST', 'Document_GoodsReceipt', {
     ...documentBody(f),
     '@odata.type': '#StandardODATA.Document_GoodsReceipt',
     '@odata.etag': 'W/"x"',
@@ -125,7 +125,7 @@ t.test('annotations, maintained properties and navigation properties are known n
 
 t.test('@odata.bind to another host or another service root is 400, and nothing is written', async (t) => {
   const warehouse = f.warehouses[1]
-  const port = client.service.port
+  const port = client.port
   for (const [address, label] of [
     [`http://elsewhere.example${REFERENCE_ROOT}Catalog_Warehouses(${warehouse})`, 'another host'],
     [`http://127.0.0.1:${port + 1}${REFERENCE_ROOT}Catalog_Warehouses(${warehouse})`, 'another port'],
@@ -133,7 +133,7 @@ t.test('@odata.bind to another host or another service root is 400, and nothing 
     [`/api/v4/Catalog_Warehouses(${warehouse})`, 'the other flavour, from the host root'],
     [`/other/Catalog_Warehouses(${warehouse})`, 'no service root, from the host root'],
   ]) {
-    const response = await client.request('POST', 'Document_GoodsReceipt', {
+    const response = await client.send('POST', 'Document_GoodsReceipt', {
       ...documentBody(f, { warehouse }),
       Number: 'B-1',
       'Warehouse@odata.bind': address,
@@ -150,7 +150,7 @@ t.test('@odata.bind to another host or another service root is 400, and nothing 
     [`${REFERENCE_ROOT}Catalog_Warehouses(guid'${warehouse}')`, 'this root, from the host root'],
     [`Catalog_Warehouses(${warehouse})`, 'relative'],
   ]) {
-    const response = await client.request('POST', 'Document_GoodsReceipt', {
+    const response = await client.send('POST', 'Document_GoodsReceipt', {
       ...documentBody(f, { warehouse }),
       Number: 'B-2',
       'Warehouse@odata.bind': address,
@@ -158,7 +158,7 @@ t.test('@odata.bind to another host or another service root is 400, and nothing 
     t.equal(response.status, 201, `${label}: 201 ${response.text.slice(0, 300)}`)
     t.equal(response.json().Warehouse_Key, warehouse, `${label}: bound`)
   }
-  const token = await client.service.request('POST', '/api/t/demo-token/v4/Catalog_Products', {
+  const token = await client.request('POST', '/api/t/demo-token/v4/Catalog_Products', {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ Code: 'B-3', 'Unit@odata.type': '#String', Description: 'x' }),
   })

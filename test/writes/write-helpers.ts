@@ -1,30 +1,8 @@
-// Shared by the write tests: a seeded service, JSON requests, catalog keys to reference, reading the
+// Shared by the write tests: catalog keys to reference, reading the
 // database back, and the check that incremental totals equal a recomputation from the movements.
 import type { ServiceModel } from '../../src/model/model.js'
 import type { Pool } from '../../src/store/pool.js'
 import { recomputeTotalsStatements } from '../../src/store/totals.js'
-import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestResponse, type TestService } from '../support/test-service.js'
-
-export interface WriteClient {
-  readonly service: TestService
-  readonly pool: Pool
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>
-}
-
-export async function startWriteService(name: string): Promise<WriteClient> {
-  const service = await startTestService(name, { seed: true })
-  return {
-    service,
-    pool: service.database.pool,
-    request(method, path, body, headers = {}) {
-      const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
-      return service.request(method, `${REFERENCE_ROOT}${path}`, {
-        headers: { Authorization: DEMO_BASIC, ...(text === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-        body: text,
-      })
-    },
-  }
-}
 
 export async function rows<T = Record<string, unknown>>(pool: Pool, sql: string, values: unknown[] = []): Promise<T[]> {
   const [result] = await pool.query(sql, values)

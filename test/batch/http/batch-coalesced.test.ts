@@ -6,7 +6,7 @@ import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../s
 import { recomputeTotals } from '../../../src/store/totals-rebuild.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
-const service = await startTestService('batch_coalesced', { seed: true })
+const service = await startTestService('batch_coalesced', { data: 'demo' })
 t.teardown(() => service.close())
 const pool = service.database.pool
 const rows = async <T>(sql: string, values: unknown[] = []) => (await pool.query(sql, values))[0] as T[]

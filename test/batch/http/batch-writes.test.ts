@@ -5,7 +5,7 @@ import type { JsonValue } from '../../../src/batch/intake/index.js'
 import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
-const service = await startTestService('batch_writes', { seed: true })
+const service = await startTestService('batch_writes', { data: 'demo' })
 t.teardown(() => service.close())
 const pool = service.database.pool
 const one = async <T>(sql: string, values: unknown[] = []): Promise<T> => ((await pool.query(sql, values))[0] as T[])[0]!

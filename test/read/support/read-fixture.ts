@@ -5,7 +5,6 @@
 // can name them.
 import { accountRefKey } from '../../../src/posting/account-key.js'
 import type { Pool } from '../../../src/store/pool.js'
-import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestResponse, type TestService } from '../../support/test-service.js'
 
 const EMPTY = '00000000-0000-0000-0000-000000000000'
 const guid = (group: number, n: number) => `${String(group).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`
@@ -222,34 +221,4 @@ export async function loadReadFixture(pool: Pool): Promise<void> {
     ['Ref_Key', 'LineNumber', 'ExtDimensionType'],
     accounts.flatMap(([code, , , kinds]) => kinds.map((k, i) => [accountRefKey('Main', code), i + 1, k])),
   )
-}
-
-export interface ReadService extends TestService {
-  /** GET below the reference root; spaces and other unsafe characters are percent-encoded, nothing else changes. */
-  get(path: string, headers?: Record<string, string>): Promise<TestResponse>
-  /** The `value` of a 200 collection answer (fails loudly otherwise). */
-  values(path: string, headers?: Record<string, string>): Promise<Record<string, unknown>[]>
-}
-
-/** Encodes what node's HTTP client refuses in a path (spaces, quotes stay as they are). */
-export function encodePath(path: string): string {
-  return path.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c)).replaceAll('#', '%23')
-}
-
-export async function startReadService(
-  name: string,
-  options: { configFile?: string; pipelining?: 'uws' | 'serialize' } = {},
-): Promise<ReadService> {
-  const service = await startTestService(name, options)
-  await loadReadFixture(service.database.pool)
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
-  return Object.assign(service, {
-    get,
-    async values(path: string, headers: Record<string, string> = {}) {
-      const response = await get(path, headers)
-      if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${response.text.slice(0, 500)}`)
-      return response.json().value as Record<string, unknown>[]
-    },
-  })
 }

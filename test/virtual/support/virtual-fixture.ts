@@ -5,10 +5,9 @@
 // (worked out by hand in the tests) and the wire cases of protocol/virtual can name them. The totals are
 // recomputed from the movements, as the seed does.
 import { accountRefKey } from '../../../src/model/account-key.js'
+import type { ServiceModel } from '../../../src/model/model.js'
 import type { Pool } from '../../../src/store/pool.js'
 import { recomputeTotals } from '../../../src/store/totals-rebuild.js'
-import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestResponse, type TestService } from '../../support/test-service.js'
-import { encodePath } from '../../read/support/read-fixture.js'
 
 const guid = (group: number, n: number) => `${String(group).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`
 
@@ -232,7 +231,7 @@ async function insert(pool: Pool, table: string, columns: readonly string[], row
   )
 }
 
-export async function loadVirtualFixture(pool: Pool, model: TestService['model']): Promise<void> {
+export async function loadVirtualFixture(pool: Pool, model: ServiceModel): Promise<void> {
   await insert(
     pool,
     'c_Products',
@@ -299,25 +298,4 @@ export async function loadVirtualFixture(pool: Pool, model: TestService['model']
   )
   await insert(pool, 'acr_Main', ENTRY_COLUMNS, ENTRIES.map(entryRow))
   await recomputeTotals(pool, model)
-}
-
-export interface VirtualService extends TestService {
-  get(path: string, headers?: Record<string, string>): Promise<TestResponse>
-  /** The `value` of a 200 answer (fails loudly otherwise). */
-  values(path: string): Promise<Record<string, unknown>[]>
-}
-
-export async function startVirtualService(name: string): Promise<VirtualService> {
-  const service = await startTestService(name)
-  await loadVirtualFixture(service.database.pool, service.model)
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
-  return Object.assign(service, {
-    get,
-    async values(path: string) {
-      const response = await get(path)
-      if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${response.text.slice(0, 500)}`)
-      return response.json().value as Record<string, unknown>[]
-    },
-  })
 }
