@@ -6,7 +6,7 @@
 import mysql from 'mysql2/promise'
 import t from 'tap'
 import { pipelinedExchange } from '../support/pipelined-exchange.js'
-import { mulberry32 } from '../support/seeded-random.js'
+import { seededRandom } from '../../src/seed/random.js'
 import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 
 const service = await startTestService('http_pipelining', { data: 'demo', pipelining: 'serialize' })
@@ -101,7 +101,7 @@ for (const [label, cutsOf] of [
 }
 
 t.test('pipelines cut at seeded random offsets: heads, chunk-size lines and CRLFs split across packets', async (t) => {
-  const random = mulberry32(0x919e)
+  const random = seededRandom(0x919e)
   const failures: string[] = []
   for (let round = 0; round < 12; round++) {
     const code = `CUT${String(round).padStart(3, '0')}`

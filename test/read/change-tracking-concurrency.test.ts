@@ -7,7 +7,7 @@
 import t from 'tap'
 import { buildMultipartBatch } from '../support/build-batch-body.js'
 import { DeltaMirror } from '../support/delta-mirror.js'
-import { mulberry32 } from '../support/seeded-random.js'
+import { seededRandom } from '../../src/seed/random.js'
 import { rawRequest, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 
 const SEED = Number(process.env.DELTA_SEED ?? 29)
@@ -73,7 +73,7 @@ const TRACKED = [
 
 /** One writer: a seeded sequence of every kind of write, on documents of its own. */
 async function writer(index: number): Promise<void> {
-  const random = mulberry32(SEED * 100 + index)
+  const random = seededRandom(SEED * 100 + index)
   const mine: string[] = []
   const pick = () => mine[Math.floor(random() * mine.length)]
   for (let step = 0; step < OPERATIONS_PER_WRITER; step++) {

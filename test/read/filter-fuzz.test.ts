@@ -5,7 +5,7 @@
 // pipelined: several requests written back to back on one connection, answered in order. FUZZ_SCALE
 // multiplies the count (`make fuzz`); the suite runs a short slice.
 import t from 'tap'
-import { mulberry32 } from '../support/seeded-random.js'
+import { seededRandom } from '../../src/seed/random.js'
 import { pipelinedExchange } from '../support/pipelined-exchange.js'
 import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 
@@ -18,7 +18,7 @@ const DEADLINE_MS = 10_000
 const service = await startTestService('read_filter_fuzz', { data: 'reads' })
 t.teardown(() => service.close())
 
-const random = mulberry32(SEED)
+const random = seededRandom(SEED)
 const integer = (below: number) => Math.floor(random() * below)
 const pick = <T>(items: readonly T[]): T => items[integer(items.length)]!
 

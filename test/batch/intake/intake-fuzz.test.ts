@@ -12,16 +12,8 @@ import { buildJsonBatch, buildMultipartBatch } from '../../support/build-batch-b
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
-import {
-  type TapTest,
-  clientJsonBodies,
-  clientMultipartBodies,
-  ingest,
-  outcomeKey,
-  randomInteger,
-  randomSplit,
-  seededRandom,
-} from './intake-harness.js'
+import { type TapTest, clientJsonBodies, clientMultipartBodies, ingest, outcomeKey, randomInteger, randomSplit } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 // FUZZ_SCALE multiplies the mutants (`make fuzz` runs 50 times the suite's slice).
 const MUTANTS_PER_FORMAT = 4000 * Number(process.env.FUZZ_SCALE ?? 1)

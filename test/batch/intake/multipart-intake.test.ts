@@ -3,7 +3,8 @@
 import t from 'tap'
 import { buildMultipartBatch } from '../../support/build-batch-body.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
-import { ingest, outcomeKey, randomSplit, seededRandom, summarize, summarizeOperation } from './intake-harness.js'
+import { ingest, outcomeKey, randomSplit, summarize, summarizeOperation } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 /** Parses a body written with `\n` line ends turned into CRLF (unless `keepLineFeeds`). */
 function parse(text: string, options: { boundary?: string; keepLineFeeds?: boolean } = {}) {

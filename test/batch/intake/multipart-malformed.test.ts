@@ -5,7 +5,8 @@ import t from 'tap'
 import { buildMultipartBatch } from '../../support/build-batch-body.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
-import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom } from './intake-harness.js'
+import { type TapTest, ingest, outcomeKey, randomSplit } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 /** Asserts BatchMalformed whole and at seeded random chunkings; returns the message. */
 function expectMalformed(t: TapTest, name: string, text: string, limits: Partial<IntakeLimits> = {}, boundary = 'b'): string {

@@ -18,9 +18,9 @@ import {
   pushVolatile,
   randomInteger,
   randomSplit,
-  seededRandom,
   splitAt,
 } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0xfa57_9a7e)
 
