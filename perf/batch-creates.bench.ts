@@ -16,7 +16,7 @@
 // BENCH_FORMATS=json or multipart for one format only)
 import { randomBytes, randomUUID } from 'node:crypto'
 import http from 'node:http'
-import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../test/support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../src/tools/shared/batch-body.js'
 import { createPool, type Pool } from '../src/store/pool.js'
 import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { databaseCpuReader } from './support/database-cpu.js'

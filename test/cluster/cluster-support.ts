@@ -7,7 +7,7 @@ import { availableParallelism } from 'node:os'
 import mysql, { type Connection } from 'mysql2/promise'
 import type { ServiceModel } from '../../src/model/model.js'
 import { recomputeTotalsStatements } from '../../src/store/totals.js'
-import { buildJsonBatch, type OperationSpec } from '../support/build-batch-body.js'
+import { buildJsonBatch, type OperationSpec } from '../../src/tools/shared/batch-body.js'
 import { rawRequest, startTestService, type TestResponse } from '../support/test-service.js'
 
 export const NODE_PORTS = [3311, 3312, 3313]

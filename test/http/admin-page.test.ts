@@ -6,7 +6,7 @@
 /// <reference lib="dom" />
 import { mkdirSync, statSync } from 'node:fs'
 import t from 'tap'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
 import { findChromium } from '../support/find-chromium.js'
 import { DEMO_BASIC, READER_BASIC, REFERENCE_ROOT, TOKEN_ROOT, startTestService } from '../support/test-service.js'
 

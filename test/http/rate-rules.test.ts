@@ -11,7 +11,7 @@ import { blockSize } from '../../src/limits/rate-limiter.js'
 import { loadModel } from '../../src/model/load-model.js'
 import { createServiceContext } from '../../src/service/service-context.js'
 import { migrate } from '../../src/store/migrate.js'
-import { buildJsonBatch } from '../support/build-batch-body.js'
+import { buildJsonBatch } from '../../src/tools/shared/batch-body.js'
 import { createTestDatabase } from '../support/test-database.js'
 import { rawRequest } from '../support/test-service.js'
 

@@ -4,7 +4,7 @@
 // of both processes against one budget, that /metrics sums both, and that SIGTERM stops both gracefully.
 import http from 'node:http'
 import t from 'tap'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
 import { parseSamples, sample } from '../support/prometheus-text.js'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, startTestService } from '../support/test-service.js'
 

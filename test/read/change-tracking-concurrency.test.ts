@@ -5,7 +5,7 @@
 // processes, while a reader follows delta links of several sets. At the end the first snapshot with every
 // delta applied in order equals the sets read again from scratch, row for row.
 import t from 'tap'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
 import { DeltaMirror } from '../support/delta-mirror.js'
 import { seededRandom } from '../../src/seed/random.js'
 import { rawRequest, REFERENCE_ROOT, startTestService } from '../support/test-service.js'

@@ -6,7 +6,7 @@ import t from 'tap'
 import { DeltaMirror, type Entity } from '../support/delta-mirror.js'
 import { READER_BASIC, rawRequest, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 import { count, documentBody, fixtures, rows } from '../writes/write-helpers.js'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
 import { purgeExpiredChanges } from '../../src/service/change-retention.js'
 
 const client = await startTestService('read_change_tracking', { data: 'demo' })

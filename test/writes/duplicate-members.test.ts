@@ -2,7 +2,7 @@
 // JSON.parse would keep the last silently, and the entity be written as half of what the body says.
 // Nothing is written. The same name in different objects (rows of a table part) is no repetition.
 import t from 'tap'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
 import { TOKEN_ROOT, startTestService } from '../support/test-service.js'
 import { count, documentBody, fixtures } from './write-helpers.js'
 

@@ -2,7 +2,7 @@
 // observable result must be what one-by-one execution gives, and anything unusual falls back to it.
 import t from 'tap'
 import type { JsonValue } from '../../../src/batch/intake/index.js'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../../src/tools/shared/batch-body.js'
 import { recomputeTotals } from '../../../src/store/totals-rebuild.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../../src/tools/shared/batch-body.js'
 import { startTestService, TOKEN_ROOT, DEMO_BASIC } from '../../support/test-service.js'
 
 const service = await startTestService('batch_rules', { data: 'demo' })

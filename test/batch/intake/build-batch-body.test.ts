@@ -1,7 +1,7 @@
 // The body builder used by tests and benchmarks writes what clients write.
 
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 
 t.test('buildMultipartBatch writes the standard layout (service.md §2.3)', async (t) => {
   const built = buildMultipartBatch(

@@ -8,7 +8,7 @@
 import { isUtf8 } from 'node:buffer'
 import t from 'tap'
 import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
-import { buildJsonBatch, buildMultipartBatch } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { createJsonIntake } from '../../../src/batch/intake/json-intake.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'

@@ -1,7 +1,7 @@
 // Multipart intake (OData 4.0, service.md §2.3): framing, part heads, embedded requests.
 
 import t from 'tap'
-import { buildMultipartBatch } from '../../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import { ingest, outcomeKey, randomSplit, summarize, summarizeOperation } from './intake-harness.js'
 import { seededRandom } from '../../../src/seed/random.js'

@@ -2,7 +2,7 @@
 // hang, whatever the chunking.
 
 import t from 'tap'
-import { buildMultipartBatch } from '../../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { type TapTest, ingest, outcomeKey, randomSplit } from './intake-harness.js'

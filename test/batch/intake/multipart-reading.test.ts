@@ -9,7 +9,7 @@ import type { BatchDocument } from '../../../src/batch/intake/batch-document.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart-intake.js'
 import { ODataError } from '../../../src/errors.js'
-import { type MultipartBuildOptions, type OperationSpec, buildMultipartBatch } from '../../support/build-batch-body.js'
+import { type MultipartBuildOptions, type OperationSpec, buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import {
   clientMultipartBodies,
   fullOutcomeKey,
