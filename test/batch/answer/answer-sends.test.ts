@@ -1,11 +1,11 @@
 // How a batch's answer reaches the response: each step's text leaves with the next step's, the last with
-// the end, so a batch of one step is one send (src/batch/respond/*-batch-writer.ts). The sink records what
+// the end, so a batch of one step is one send (src/batch/answer/*-batch-writer.ts). The sink records what
 // it is asked to do; the texts together must still be the whole answer.
 import t from 'tap'
 import type { OperationOutcome } from '../../../src/batch/execute/execute-batch.js'
 import type { PlannedOperation } from '../../../src/batch/plan/plan-batch.js'
-import { JsonBatchWriter } from '../../../src/batch/respond/json-batch-writer.js'
-import { MultipartBatchWriter } from '../../../src/batch/respond/multipart-batch-writer.js'
+import { JsonBatchWriter } from '../../../src/batch/answer/json-batch-writer.js'
+import { MultipartBatchWriter } from '../../../src/batch/answer/multipart-batch-writer.js'
 import type { ResponseSink } from '../../../src/respond/response-sink.js'
 
 type Call = ['begin', number] | ['write', string] | ['end', string] | ['send', number, string]
