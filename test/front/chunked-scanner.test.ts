@@ -35,74 +35,62 @@ function scanPieces(pieces: readonly Buffer[]): Outcome {
 
 const NEXT = 'GET /next HTTP/1.1\r\nHost: x\r\n\r\n'
 
+/** A case whose outcome is `expected`; `breaks` and `open` say the same of a malformed and an unfinished body. */
+const ends = (name: string, input: string, end: number, plain: string) => ({
+  name,
+  input,
+  expected: { end, done: true, malformed: false, plain },
+})
+const breaks = (name: string, input: string, at: number, plain: string) => ({
+  name,
+  input,
+  expected: { end: at, done: false, malformed: true, plain },
+})
+const open = (name: string, input: string, plain: string) => ({
+  name,
+  input,
+  expected: { end: undefined, done: false, malformed: false, plain },
+})
+
 const CASES: readonly { name: string; input: string; expected: Outcome }[] = [
-  {
-    name: 'two chunks, then the next request',
-    input: `5\r\nhello\r\nB\r\n, world!!!!\r\n0\r\n\r\n${NEXT}`,
-    expected: { end: 3 + 7 + 3 + 13 + 5, done: true, malformed: false, plain: '5\r\nhello\r\nb\r\n, world!!!!\r\n0\r\n\r\n' },
-  },
-  {
-    name: 'extensions and a trailer dropped',
-    input: `3;name=value;q="x y"\r\nabc\r\n0;last\r\nExpires: never\r\nX-Check: 1\r\n\r\n${NEXT}`,
-    expected: { end: 22 + 5 + 8 + 16 + 12 + 2, done: true, malformed: false, plain: '3\r\nabc\r\n0\r\n\r\n' },
-  },
-  {
-    name: 'a chunk of CR and LF bytes',
-    input: '4\r\n\r\n\r\n\r\n0\r\n\r\n',
-    expected: { end: 3 + 6 + 5, done: true, malformed: false, plain: '4\r\n\r\n\r\n\r\n0\r\n\r\n' },
-  },
-  {
-    name: 'the body not all here yet',
-    input: 'a\r\n0123456',
-    expected: { end: undefined, done: false, malformed: false, plain: 'a\r\n0123456' },
-  },
-  {
-    name: 'a size that is not hex',
-    input: '5\r\nhello\r\nzz\r\n',
-    expected: { end: 10, done: false, malformed: true, plain: '5\r\nhello\r\n' },
-  },
-  {
-    name: 'chunk data longer than its size',
-    input: '2\r\nabc\r\n0\r\n\r\n',
-    expected: { end: 5, done: false, malformed: true, plain: '2\r\nab' },
-  },
-  {
-    name: 'a bare line feed after the size',
-    input: '2\nab\r\n0\r\n\r\n',
-    expected: { end: 1, done: false, malformed: true, plain: '' },
-  },
-  {
-    name: 'a bare line feed in a trailer',
-    input: '0\r\nX: 1\n\r\n',
-    expected: { end: 7, done: false, malformed: true, plain: '' },
-  },
-  {
-    name: 'more than thirteen hex digits',
-    input: '00000000000001\r\na\r\n0\r\n\r\n',
-    expected: { end: 13, done: false, malformed: true, plain: '' },
-  },
+  ends(
+    'two chunks, then the next request',
+    `5\r\nhello\r\nB\r\n, world!!!!\r\n0\r\n\r\n${NEXT}`,
+    3 + 7 + 3 + 13 + 5,
+    '5\r\nhello\r\nb\r\n, world!!!!\r\n0\r\n\r\n',
+  ),
+  ends(
+    'extensions and a trailer dropped',
+    `3;name=value;q="x y"\r\nabc\r\n0;last\r\nExpires: never\r\nX-Check: 1\r\n\r\n${NEXT}`,
+    22 + 5 + 8 + 16 + 12 + 2,
+    '3\r\nabc\r\n0\r\n\r\n',
+  ),
+  ends('a chunk of CR and LF bytes', '4\r\n\r\n\r\n\r\n0\r\n\r\n', 3 + 6 + 5, '4\r\n\r\n\r\n\r\n0\r\n\r\n'),
+  open('the body not all here yet', 'a\r\n0123456', 'a\r\n0123456'),
+  breaks('a size that is not hex', '5\r\nhello\r\nzz\r\n', 10, '5\r\nhello\r\n'),
+  breaks('chunk data longer than its size', '2\r\nabc\r\n0\r\n\r\n', 5, '2\r\nab'),
+  breaks('a bare line feed after the size', '2\nab\r\n0\r\n\r\n', 1, ''),
+  breaks('a bare line feed in a trailer', '0\r\nX: 1\n\r\n', 7, ''),
+  breaks('more than thirteen hex digits', '00000000000001\r\na\r\n0\r\n\r\n', 13, ''),
 ]
 
 for (const { name, input, expected } of CASES) {
   t.test(name, async (t) => {
     const bytes = Buffer.from(input, 'latin1')
     t.same(scanPieces([bytes]), expected, 'whole')
-    let differing = 0
-    for (let cut = 0; cut <= bytes.length; cut++) {
-      const outcome = scanPieces(splitAt(bytes, [cut]))
-      if (JSON.stringify(outcome) !== JSON.stringify(expected) && differing++ < 3) t.same(outcome, expected, `cut at ${cut}`)
-    }
+    const splits: [string, Buffer[]][] = []
+    for (let cut = 0; cut <= bytes.length; cut++) splits.push([`cut at ${cut}`, splitAt(bytes, [cut])])
     if (bytes.length <= 40)
       for (let first = 0; first <= bytes.length; first++)
-        for (let second = first; second <= bytes.length; second++) {
-          const outcome = scanPieces(splitAt(bytes, [first, second]))
-          if (JSON.stringify(outcome) !== JSON.stringify(expected) && differing++ < 3)
-            t.same(outcome, expected, `cut at ${first} and ${second}`)
-        }
+        for (let second = first; second <= bytes.length; second++)
+          splits.push([`cut at ${first} and ${second}`, splitAt(bytes, [first, second])])
     const random = seededRandom(bytes.length)
-    for (let round = 0; round < 200; round++) {
-      const outcome = scanPieces(randomSplit(bytes, random, 2 + Math.floor(random() * bytes.length)))
-      if (JSON.stringify(outcome) !== JSON.stringify(expected) && differing++ < 3) t.same(outcome, expected, `random cut, round ${round}`)
+    for (let round = 0; round < 200; round++)
+      splits.push([`random cut, round ${round}`, randomSplit(bytes, random, 2 + Math.floor(random() * bytes.length))])
+    let differing = 0
+    for (const [how, pieces] of splits) {
+      const outcome = scanPieces(pieces)
+      if (JSON.stringify(outcome) !== JSON.stringify(expected) && differing++ < 3) t.same(outcome, expected, how)
     }
     t.equal(differing, 0, 'every split gives the outcome of the whole')
   })

@@ -5,6 +5,7 @@
 // can name them.
 import { accountRefKey } from '../../../src/posting/account-key.js'
 import type { Pool } from '../../../src/store/pool.js'
+import { insertRows } from '../../support/insert-rows.js'
 
 const EMPTY = '00000000-0000-0000-0000-000000000000'
 const guid = (group: number, n: number) => `${String(group).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`
@@ -126,72 +127,63 @@ export const STOCK: readonly [string, string, number, string, 'Receipt' | 'Expen
   ),
 ]
 
-async function insert(pool: Pool, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
-  if (rows.length === 0) return
-  const placeholders = `(${columns.map(() => '?').join(', ')})`
-  await pool.query(
-    `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${rows.map(() => placeholders).join(', ')}`,
-    rows.flat() as unknown[],
-  )
-}
-
 export async function loadReadFixture(pool: Pool): Promise<void> {
-  await insert(
+  await insertRows(
     pool,
     'c_Products',
     ['Ref_Key', 'DataVersion', 'Code', 'Description', 'Article', 'Unit', 'DeletionMark'],
     PRODUCTS.map(([k, c, d, a, u, m]) => [k, '1', c, d, a, u, m ? 1 : 0]),
   )
-  await insert(
+  await insertRows(
     pool,
     'c_Warehouses',
     ['Ref_Key', 'DataVersion', 'Code', 'Description'],
     WAREHOUSES.map(([k, c, d]) => [k, '1', c, d]),
   )
-  await insert(
+  await insertRows(
     pool,
     'c_Counterparties',
     ['Ref_Key', 'DataVersion', 'Code', 'Description', 'TaxId'],
     [[C.acme, '1', '01', 'Acme', '7700000000']],
   )
-  await insert(pool, 'c_Организации', ['Ref_Key', 'DataVersion', 'Code', 'Description'], [[O.first, '1', '01', 'ООО Первая']])
-  await insert(
+  await insertRows(pool, 'c_Организации', ['Ref_Key', 'DataVersion', 'Code', 'Description'], [[O.first, '1', '01', 'ООО Первая']])
+  await insertRows(
     pool,
     'd_GoodsReceipt',
     ['Ref_Key', 'DataVersion', 'Number', 'Date', 'Posted', 'Warehouse_Key', 'Counterparty_Key', 'Organization_Key', 'Comment'],
     RECEIPTS.map((r) => [r.key, '1', r.number, r.date, r.posted ? 1 : 0, r.warehouse, C.acme, O.first, r.comment]),
   )
-  await insert(
+  await insertRows(
     pool,
     'd_GoodsReceipt__Goods',
     ['Ref_Key', 'LineNumber', 'Product_Key', 'Quantity', 'Price', 'Amount'],
     RECEIPTS.flatMap((r) => r.goods.map((g, i) => [r.key, i + 1, ...g])),
   )
-  await insert(
+  await insertRows(
     pool,
     'd_GoodsSale',
     ['Ref_Key', 'DataVersion', 'Number', 'Date', 'Posted', 'Warehouse_Key', 'Counterparty_Key', 'Organization_Key', 'Comment'],
     SALES.map((s) => [s.key, '1', s.number, s.date, 1, s.warehouse, C.acme, O.first, '']),
   )
-  await insert(
+  await insertRows(
     pool,
     'd_GoodsSale__Goods',
     ['Ref_Key', 'LineNumber', 'Product_Key', 'Quantity', 'Price', 'Amount'],
     SALES.flatMap((s) => s.goods.map((g, i) => [s.key, i + 1, ...g])),
   )
-  await insert(
+  await insertRows(
     pool,
     'ar_Stock',
     ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'],
     STOCK.map(([r, t, l, p, k, w, pr, q, a]) => [r, t, l, p, 1, k, w, pr, q, a]),
   )
-  await insert(
+  await insertRows(
     pool,
     'ar_Sales',
     ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'],
     SALES.flatMap((s) => s.goods.map((g, i) => [s.key, SALE_TYPE, i + 1, s.date, 1, g[0], C.acme, g[1], g[3]])),
   )
-  await insert(
+  await insertRows(
     pool,
     'ir_Prices',
     ['Period', 'Product_Key', 'PriceType', 'Price'],
@@ -201,21 +193,21 @@ export async function loadReadFixture(pool: Pool): Promise<void> {
       ['2024-01-01 00:00:00', P.boltM8, 'Wholesale', '2.00'],
     ],
   )
-  await insert(pool, 'ir_КурсыВалют', ['Period', 'Валюта', 'Курс', 'Кратность'], [['2024-01-01 00:00:00', 'USD', '90.5000', '1']])
-  await insert(pool, 'ir_Settings', ['SurrogateKey', 'Value'], [[0, 'on']])
-  await insert(pool, 'ir_Barcodes', ['Barcode', 'Product_Key'], [['4600000000011', P.boltM6]])
+  await insertRows(pool, 'ir_КурсыВалют', ['Period', 'Валюта', 'Курс', 'Кратность'], [['2024-01-01 00:00:00', 'USD', '90.5000', '1']])
+  await insertRows(pool, 'ir_Settings', ['SurrogateKey', 'Value'], [[0, 'on']])
+  await insertRows(pool, 'ir_Barcodes', ['Barcode', 'Product_Key'], [['4600000000011', P.boltM6]])
   const accounts = [
     ['41', 'Goods', 'Active', ['Products', 'Warehouses']],
     ['60', 'Suppliers', 'Passive', ['Counterparties']],
     ['90', 'Sales', 'ActivePassive', ['Products']],
   ] as const
-  await insert(
+  await insertRows(
     pool,
     'coa_Main',
     ['Ref_Key', 'DataVersion', 'Code', 'Description', 'AccountType'],
     accounts.map(([code, d, t]) => [accountRefKey('Main', code), '1', code, d, t]),
   )
-  await insert(
+  await insertRows(
     pool,
     'coa_Main__ExtDimensionTypes',
     ['Ref_Key', 'LineNumber', 'ExtDimensionType'],

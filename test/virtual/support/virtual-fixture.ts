@@ -7,6 +7,7 @@
 import { accountRefKey } from '../../../src/model/account-key.js'
 import type { ServiceModel } from '../../../src/model/model.js'
 import type { Pool } from '../../../src/store/pool.js'
+import { insertRows } from '../../support/insert-rows.js'
 import { recomputeTotals } from '../../../src/store/totals-rebuild.js'
 
 const guid = (group: number, n: number) => `${String(group).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`
@@ -222,17 +223,8 @@ export const PRICES: readonly [string, string, string, number][] = [
   ['2024-02-10 00:00:00', P.p2, 'Retail', 20],
 ]
 
-async function insert(pool: Pool, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
-  if (rows.length === 0) return
-  const placeholders = `(${columns.map(() => '?').join(', ')})`
-  await pool.query(
-    `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${rows.map(() => placeholders).join(', ')}`,
-    rows.flat() as unknown[],
-  )
-}
-
 export async function loadVirtualFixture(pool: Pool, model: ServiceModel): Promise<void> {
-  await insert(
+  await insertRows(
     pool,
     'c_Products',
     ['Ref_Key', 'DataVersion', 'Code', 'Description'],
@@ -242,7 +234,7 @@ export async function loadVirtualFixture(pool: Pool, model: ServiceModel): Promi
       [P.p3, '1', '003', 'Washer'],
     ],
   )
-  await insert(
+  await insertRows(
     pool,
     'c_Warehouses',
     ['Ref_Key', 'DataVersion', 'Code', 'Description'],
@@ -251,7 +243,7 @@ export async function loadVirtualFixture(pool: Pool, model: ServiceModel): Promi
       [W.w2, '1', '02', 'Remote'],
     ],
   )
-  await insert(
+  await insertRows(
     pool,
     'c_Counterparties',
     ['Ref_Key', 'DataVersion', 'Code', 'Description'],
@@ -260,20 +252,20 @@ export async function loadVirtualFixture(pool: Pool, model: ServiceModel): Promi
       [C.c2, '1', '02', 'Globex'],
     ],
   )
-  await insert(
+  await insertRows(
     pool,
     'ar_Stock',
     ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'],
     STOCK.map((m) => [m.recorder, m.type, m.line, m.period, m.active ? 1 : 0, m.recordType, m.warehouse, m.product, m.quantity, m.amount]),
   )
-  await insert(
+  await insertRows(
     pool,
     'ar_Sales',
     ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'],
     SALES.map((s) => [s.recorder, SALE_TYPE, s.line, s.period, s.active ? 1 : 0, s.product, s.counterparty, s.quantity, s.revenue]),
   )
-  await insert(pool, 'ir_Prices', ['Period', 'Product_Key', 'PriceType', 'Price'], PRICES)
-  await insert(
+  await insertRows(pool, 'ir_Prices', ['Period', 'Product_Key', 'PriceType', 'Price'], PRICES)
+  await insertRows(
     pool,
     'ir_КурсыВалют',
     ['Period', 'Валюта', 'Курс', 'Кратность'],
@@ -284,7 +276,7 @@ export async function loadVirtualFixture(pool: Pool, model: ServiceModel): Promi
     ],
   )
   // The chart's accounts, as the seed writes them (navigations such as Account/Code read them).
-  await insert(
+  await insertRows(
     pool,
     'coa_Main',
     ['Ref_Key', 'DataVersion', 'DeletionMark', 'Code', 'Description', 'AccountType'],
@@ -296,6 +288,6 @@ export async function loadVirtualFixture(pool: Pool, model: ServiceModel): Promi
       [A.a90, '1', 0, '90', 'Sales', 'ActivePassive'],
     ],
   )
-  await insert(pool, 'acr_Main', ENTRY_COLUMNS, ENTRIES.map(entryRow))
+  await insertRows(pool, 'acr_Main', ENTRY_COLUMNS, ENTRIES.map(entryRow))
   await recomputeTotals(pool, model)
 }
