@@ -109,7 +109,10 @@ t.test('a backup taken while a load runs restores to a consistent, servable copy
 
   // The service serves the copy as it is.
   const served = await startTestService('deploy_backup_restored', { process: 'child', database: restored })
-  t.teardown(() => served.close())
+  t.teardown(async () => {
+    await served.close()
+    await restored.drop()
+  })
   const ready = await fetch(`http://127.0.0.1:${served.port}/ready`)
   t.equal(ready.status, 200, `/ready: ${await ready.text()}`)
   const counted = await fetch(`http://127.0.0.1:${served.port}/api/v4/Document_GoodsReceipt/$count`, {
