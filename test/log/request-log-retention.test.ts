@@ -5,7 +5,7 @@ import t from 'tap'
 import { pruneRequestLog } from '../../src/log/request-log-retention.js'
 import { loadModel } from '../../src/model/load-model.js'
 import { migrate } from '../../src/store/migrate.js'
-import { createTestDatabase } from '../support/test-database.js'
+import { createTestDatabase, databaseUrl } from '../support/test-database.js'
 import { runCli } from '../support/run-cli.js'
 
 const database = await createTestDatabase('request_log_retention')
@@ -69,8 +69,7 @@ t.test('one process at a time: another holding the pruning skips this round', as
 
 t.test('cli prune-log', async (t) => {
   await fill(8, 4)
-  const { host, port, user, password, database: name } = database.address
-  const url = `mysql://${user}${password ? `:${encodeURIComponent(password)}` : ''}@${host}:${port}/${name}`
+  const url = databaseUrl(database.address)
   const refused = await runCli(['prune-log'], { DATABASE_URL: url, REQUEST_LOG_KEEP_DAYS: '', REQUEST_LOG_KEEP_ROWS: '' }).done
   t.not(refused.code, 0, 'without a rule it says what to set')
   t.match(refused.output, /REQUEST_LOG_KEEP_DAYS or REQUEST_LOG_KEEP_ROWS/)
