@@ -3,7 +3,7 @@
 // is refused before it runs, and a bodiless action sent as a form (the one body a page may post to another
 // site without asking first) is refused too. Nothing of either is written.
 import t from 'tap'
-import { count, documentBody, fixtures } from '../writes/write-helpers.js'
+import { count, documentBody, fixtures } from '../service/writes/write-helpers.js'
 import { startTestService } from '../support/test-service.js'
 
 const client = await startTestService('http_cross_origin_writes', { data: 'demo' })

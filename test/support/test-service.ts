@@ -17,7 +17,7 @@ import { seedDemoData } from '../../src/seed/seed-data.js'
 import { createServiceContext } from '../../src/service/service-context.js'
 import { migrate } from '../../src/store/migrate.js'
 import type { Pool } from '../../src/store/pool.js'
-import { loadReadFixture } from '../read/support/read-fixture.js'
+import { loadReadFixture } from '../service/read/support/read-fixture.js'
 import { loadVirtualFixture } from '../virtual/support/virtual-fixture.js'
 import { freePort } from './free-port.js'
 import { createTestDatabase, databaseAtUrl, databaseUrl, type TestDatabase } from './test-database.js'
@@ -37,7 +37,7 @@ export const TOKEN_ROOT = '/api/v4/'
 
 /**
  * What a service starts with. `demo`: the demo configuration's seed data at scale 1. `reads`: the hand-made
- * read fixture (test/read/support/read-fixture.ts). `virtual-tables`: the hand-made movements on the period
+ * read fixture (test/service/read/support/read-fixture.ts). `virtual-tables`: the hand-made movements on the period
  * boundaries (test/virtual/support/virtual-fixture.ts). `empty`: the tables and nothing in them.
  */
 export const DATA_SETS = ['empty', 'demo', 'reads', 'virtual-tables'] as const

@@ -4,7 +4,7 @@
 // parameters in the query string. The token flavour keeps OData's own grammar.
 import t from 'tap'
 import { TOKEN_ROOT, startTestService } from '../support/test-service.js'
-import { count, documentBody, fixtures, rows } from '../writes/write-helpers.js'
+import { count, documentBody, fixtures, rows } from '../service/writes/write-helpers.js'
 
 const client = await startTestService('virtual_reference_client_forms', { data: 'demo' })
 t.teardown(() => client.close())

@@ -2,7 +2,7 @@
 // and each bound selects what its comparison selects against the exact instant. A receipt at 14:00:00 is
 // before 14:00:00.5 (so in the balance at that instant, and in turnovers ending then) and not at or after it.
 import t from 'tap'
-import { documentBody, fixtures } from '../writes/write-helpers.js'
+import { documentBody, fixtures } from '../service/writes/write-helpers.js'
 import { startTestService } from '../support/test-service.js'
 
 const client = await startTestService('virtual_sub_second', { data: 'demo' })
