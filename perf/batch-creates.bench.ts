@@ -24,10 +24,9 @@
 // BENCH_FORMATS=json or multipart for one format only, BENCH_ROUNDS)
 import { randomBytes, randomUUID } from 'node:crypto'
 import http from 'node:http'
-import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../test/support/build-batch-body.js'
+import { buildBatchBody, buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../src/tools/shared/batch-body.js'
 import { createPool, type Pool } from '../src/store/pool.js'
 import { readBatchAnswer } from '../src/tools/shared/batch-answer.js'
-import { buildBatchBody, type BatchBody } from '../src/tools/shared/batch-body.js'
 import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { databaseCpuReader } from './support/database-cpu.js'
 import { freePorts } from './support/free-port.js'
@@ -72,7 +71,7 @@ function batch(format: 'json' | 'multipart'): BuiltBatch {
 /** What a client does with the answer: `light` counts the 201s in the text; `real` parses it as a client must. */
 type Client = 'light' | 'real'
 
-function post(agent: http.Agent, port: number, built: BuiltBatch | BatchBody, client: Client): Promise<void> {
+function post(agent: http.Agent, port: number, built: BuiltBatch, client: Client): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
@@ -108,7 +107,7 @@ function post(agent: http.Agent, port: number, built: BuiltBatch | BatchBody, cl
 }
 
 /** A batch as a client builds it when it sends it: the items made, then the body written (the tools' own writer). */
-function batchNow(kind: 'json' | 'multipart'): BatchBody {
+function batchNow(kind: 'json' | 'multipart'): BuiltBatch {
   const operations = Array.from({ length: OPERATIONS }, (_, i) => ({
     id: String(i + 1),
     method: 'POST',

@@ -10,7 +10,7 @@
 import { fork } from 'node:child_process'
 import http from 'node:http'
 import { fileURLToPath } from 'node:url'
-import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../test/support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../src/tools/shared/batch-body.js'
 import type { BatchIntake } from '../src/batch/intake/batch-intake.js'
 import { createJsonIntake } from '../src/batch/intake/json/json-intake.js'
 import { createMultipartIntake } from '../src/batch/intake/multipart/multipart-intake.js'

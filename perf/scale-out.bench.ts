@@ -13,7 +13,7 @@
 // stops it again at the end, restarting node 3 when this run stopped it.
 import { randomUUID } from 'node:crypto'
 import mysql from 'mysql2/promise'
-import { buildJsonBatch, type OperationSpec } from '../test/support/build-batch-body.js'
+import { buildJsonBatch, type OperationSpec } from '../src/tools/shared/batch-body.js'
 import { clusterCommand, ensureCluster, NODE_PORTS, sendBatch, startService, type ServiceProcess } from '../test/cluster/cluster-support.js'
 import { printResult } from './support/report.js'
 

@@ -6,7 +6,7 @@
 // MySQL, so the ratio is what a second process gains on a host that is also its own client.
 import { spawn, type ChildProcess } from 'node:child_process'
 import http from 'node:http'
-import { buildJsonBatch, type OperationSpec } from '../test/support/build-batch-body.js'
+import { buildJsonBatch, type OperationSpec } from '../src/tools/shared/batch-body.js'
 import { prepareBenchDatabase, benchAddress } from './support/bench-database.js'
 import { runLoad } from './support/load-client.js'
 import { printResult } from './support/report.js'

@@ -17,8 +17,8 @@ import { continueOnErrorPreference } from './continue-on-error.js'
 import { executeBatch } from './execute/execute-batch.js'
 import type { BatchDocument } from './intake/index.js'
 import { planBatch, type BatchPlan } from './plan/plan-batch.js'
-import { JsonBatchWriter } from './respond/json-batch-writer.js'
-import { MultipartBatchWriter } from './respond/multipart-batch-writer.js'
+import { JsonBatchWriter } from './answer/json-batch-writer.js'
+import { MultipartBatchWriter } from './answer/multipart-batch-writer.js'
 
 /** Where the batch's answer goes: the client's response, which says when it is done. */
 export interface BatchAnswer extends ResponseSink {

@@ -1,6 +1,5 @@
 // What the commands that work on the database alone do (`migrate`, `seed`, `recompute-totals`, `verify`, `prune-log`; their
 // usage is in commands.ts), and the step `serve` shares with them, bringing the schema to the configuration's (src/store/migrate.ts).
-import cliProgress from 'cli-progress'
 import { pruneRequestLog, retentionEnabled } from '../log/request-log-retention.js'
 import { loadModel } from '../model/load-model.js'
 import type { ServiceModel } from '../model/model.js'
@@ -24,9 +23,10 @@ export function scaleFrom(options: CommandArguments): number {
   return scale
 }
 
-/** A progress bar for a seed that takes a while, or on a terminal. */
-export function progressBar(scale: number): SeedProgress | undefined {
+/** A progress bar for a seed that takes a while, or on a terminal (its package loaded only then: `serve` without one loads none of it). */
+export async function progressBar(scale: number): Promise<SeedProgress | undefined> {
   if (scale < 5 && !process.stdout.isTTY) return undefined
+  const { default: cliProgress } = await import('cli-progress')
   const bar = new cliProgress.SingleBar(
     { format: 'seeding {label} [{bar}] {percentage}% | {value}/{total} | eta {eta_formatted}', hideCursor: true },
     cliProgress.Presets.shades_classic,
@@ -69,7 +69,7 @@ export async function seedCommand(args: readonly string[]): Promise<number> {
   const model = configuredModel()
   const pool = await prepareDatabase(model)
   const started = Date.now()
-  const result = await seedDemoData(pool, model, { scale, force: options.flag('force'), progress: progressBar(scale) })
+  const result = await seedDemoData(pool, model, { scale, force: options.flag('force'), progress: await progressBar(scale) })
   console.log(`seed: ${result.message} (${((Date.now() - started) / 1000).toFixed(1)} s)`)
   await pool.end()
   return 0

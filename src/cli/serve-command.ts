@@ -30,7 +30,7 @@ async function serve(scale: number): Promise<void> {
   const model = loadModel(file)
   if (isWorkerProcess()) return serveOneProcess(model, createPool(parseDatabaseUrl(environment.databaseUrl)), environment, serveAsWorker)
   const pool = await prepareDatabase(model)
-  const seed = await seedDemoData(pool, model, { scale, progress: progressBar(scale) })
+  const seed = await seedDemoData(pool, model, { scale, progress: await progressBar(scale) })
   console.log(`seed: ${seed.message}`)
   // uWS listens with SO_REUSEPORT: without this check a second service on the port would share it silently.
   const port = await claimPort(environment.host, environment.port)

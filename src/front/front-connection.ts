@@ -14,33 +14,11 @@ import { ODataError, errorBody } from '../errors.js'
 import { type BodyFraming, requestFraming, responseFraming, responseStatus } from './body-framing.js'
 import { BodyTracker } from './body-tracker.js'
 import { headDefect } from './head-defect.js'
+import { headEnd } from './head-end.js'
 import { asksToClose, type MessageHead, parseMessageHead } from './message-head.js'
 
 const EMPTY = Buffer.alloc(0)
 const HEAD_END = Buffer.from('\r\n\r\n')
-const LF = 0x0a
-const CR = 0x0d
-
-/**
- * Where the head at the start of `bytes` ends: at the first line feed followed by an empty line, however
- * either line ends. `head` is the head's length without its last line end, `next` where what follows it
- * starts. `lineEnds`: `crlf` when both end in CRLF; `bare` for a head of bare line feeds only (HTTP/1.1 wants
- * CRLF, and uWS answers it 505); `mixed` otherwise. Undefined: the head is not all here yet.
- */
-function headEnd(bytes: Buffer): { head: number; next: number; lineEnds: 'crlf' | 'bare' | 'mixed' } | undefined {
-  for (let lf = bytes.indexOf(LF); lf >= 0; lf = bytes.indexOf(LF, lf + 1)) {
-    const crBefore = lf > 0 && bytes[lf - 1] === CR
-    const head = crBefore ? lf - 1 : lf
-    if (bytes[lf + 1] === LF) {
-      const bare = !crBefore && !bytes.subarray(0, lf).includes(CR)
-      return { head, next: lf + 2, lineEnds: bare ? 'bare' : 'mixed' }
-    }
-    if (bytes[lf + 1] === CR && bytes[lf + 2] === LF) return { head, next: lf + 3, lineEnds: crBefore ? 'crlf' : 'mixed' }
-    if (lf + 2 >= bytes.length) return undefined
-  }
-  return undefined
-}
-
 const FORWARDED_FOR = /^\s*x-forwarded-for\s*:/i
 /** How long a finished connection's remaining input is read and dropped before it is closed. */
 const LINGER_MS = 2000

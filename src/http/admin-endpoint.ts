@@ -8,16 +8,19 @@
 //   GET $admin/rates          → the rate rules' counters in their current windows
 //   GET $admin/throughput     → counters to take rates from (all processes' sums, as /metrics gives them)
 // The settings themselves are read and changed through `$settings`, with its validation.
+import { readFileSync } from 'node:fs'
 import { ODataError } from '../errors.js'
 import { readRateCounters } from '../limits/rate-counters.js'
 import { readRequestLog } from '../log/request-log-query.js'
 import { metricsText } from '../metrics/service-metrics.js'
 import type { SubjectModel } from '../model/model.js'
 import type { ServiceContext } from '../service/service-context.js'
-import { ADMIN_HTML, ADMIN_SCRIPT } from './admin-page.js'
+import { ADMIN_HTML } from './admin-page.js'
 import type { Responder } from './responder.js'
 
 export const ADMIN_PATH = '$admin'
+/** The page's script as the compiler left it beside this module; read once, when the service starts. */
+const ADMIN_SCRIPT = readFileSync(new URL('./admin-page-script.js', import.meta.url), 'utf8')
 const PAGE_SIZE = 50
 const NO_STORE = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }
 const JSON_TYPE = { ...NO_STORE, 'Content-Type': 'application/json;charset=utf-8' }

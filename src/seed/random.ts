@@ -80,3 +80,9 @@ export class ZipfSampler {
     return low
   }
 }
+
+/** The generator as a function of no arguments, uniform in [0, 1), for code that only draws numbers (the fuzz tests replay a failure from its seed). */
+export function seededRandom(seed: number): () => number {
+  const random = new Random(seed)
+  return () => random.next()
+}

@@ -39,12 +39,13 @@ const ENVIRONMENT: Readonly<Record<SettingName, { variable: string; parse: (text
   changeRetentionHours: { variable: 'CHANGE_RETENTION_HOURS', parse: numeric },
 }
 
-const NAMES = Object.keys(ENVIRONMENT) as SettingName[]
+/** Every setting an administrator may change, in the order the administration page shows them. */
+export const SETTING_NAMES = Object.keys(ENVIRONMENT) as SettingName[]
 
 /** The settings the environment sets; throws ConfigurationError naming each bad variable. */
 export function settingsFromEnvironment(environment: Readonly<Record<string, string | undefined>>): Partial<ResolvedSettings> {
   const values: Record<string, unknown> = {}
-  for (const name of NAMES) {
+  for (const name of SETTING_NAMES) {
     const text = environment[ENVIRONMENT[name].variable]
     if (text !== undefined && text.trim() !== '') values[name] = ENVIRONMENT[name].parse(text.trim())
   }
@@ -94,7 +95,7 @@ export class LiveSettings {
   /** The settings with where each one comes from. */
   view(): SettingsView {
     const sources = {} as Record<SettingName, SettingSource>
-    for (const name of NAMES) {
+    for (const name of SETTING_NAMES) {
       sources[name] =
         this.administrator[name] !== undefined
           ? 'administrator'
@@ -128,9 +129,11 @@ export class LiveSettings {
       )
     }
     const members = patch as Record<string, unknown>
-    const unknown = Object.keys(members).filter((name) => !(NAMES as string[]).includes(name))
+    const unknown = Object.keys(members).filter((name) => !(SETTING_NAMES as string[]).includes(name))
     if (unknown.length > 0)
-      throw invalidSettings(unknown.map((name) => ({ path: `/${name}`, message: `is not a setting (settings: ${NAMES.join(', ')})` })))
+      throw invalidSettings(
+        unknown.map((name) => ({ path: `/${name}`, message: `is not a setting (settings: ${SETTING_NAMES.join(', ')})` })),
+      )
     const problems = settingsProblems(Object.fromEntries(Object.entries(members).filter(([, value]) => value !== null)))
     if (problems.length > 0) throw invalidSettings(problems)
 
@@ -170,7 +173,7 @@ function storedValues(rows: readonly { name: string; value: string }[]): Partial
   const values: Record<string, unknown> = {}
   for (const row of rows) {
     const value = safeParse(row.value)
-    if ((NAMES as string[]).includes(row.name) && value !== undefined && settingsProblems({ [row.name]: value }).length === 0)
+    if ((SETTING_NAMES as string[]).includes(row.name) && value !== undefined && settingsProblems({ [row.name]: value }).length === 0)
       values[row.name] = value
     else logger.warn({ setting: row.name, stored: row.value }, 'a stored setting is not a valid setting; it is ignored')
   }

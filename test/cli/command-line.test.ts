@@ -11,7 +11,7 @@ import mysql from 'mysql2/promise'
 import t from 'tap'
 import { COMMANDS } from '../../src/cli/commands.js'
 import { parseDatabaseUrl } from '../../src/store/database-url.js'
-import { startServiceProcess } from '../support/served-process.js'
+import { startTestService } from '../support/test-service.js'
 
 const CLI = path.resolve('build/src/cli.js')
 const base = parseDatabaseUrl(process.env.DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_registers')
@@ -143,7 +143,7 @@ t.test('check-config accepts the multi-host DATABASE_URL of a Galera cluster', a
 })
 
 t.test("the banner's first request is quoted, so that a shell keeps $metadata", async (t) => {
-  const service = await startServiceProcess('cli_banner')
+  const service = await startTestService('cli_banner', { process: 'child' })
   t.teardown(() => service.close())
   const line = service
     .output()

@@ -2,12 +2,13 @@
 // database of the test's own on it, service processes (`build/src/cli.js serve`) each listing the nodes in
 // its own order of preference, batches of posted documents into the same register keys, and the checks
 // made on every node (totals against a recomputation from the movements, the nodes against each other).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync, type ChildProcess } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import mysql, { type Connection } from 'mysql2/promise'
 import type { ServiceModel } from '../../src/model/model.js'
 import { recomputeTotalsStatements } from '../../src/store/totals.js'
-import { buildJsonBatch, type OperationSpec } from '../support/build-batch-body.js'
-import { rawRequest, type TestResponse } from '../support/test-service.js'
+import { buildJsonBatch, type OperationSpec } from '../../src/tools/shared/batch-body.js'
+import { rawRequest, startTestService, type TestResponse } from '../support/test-service.js'
 
 export const NODE_PORTS = [3311, 3312, 3313]
 const SCRIPT = 'scripts/galera-cluster.sh'
@@ -87,33 +88,11 @@ export function startServiceProcess(database: string, order: readonly number[]):
 }
 
 /** `build/src/cli.js serve` on a free port against DATABASE_URL `url` (demo configuration, seed scale 0). */
-export function startService(url: string): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: { ...process.env, DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', SEED_SCALE: '0', LOG_LEVEL: 'silent' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start in 120 s: ${output.slice(-500)}`)), 120_000)
-    child.on('exit', (code) => reject(new Error(`the service exited (${code}): ${output.slice(-500)}`)))
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()))
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /reference flavour \(HTTP Basic\):\s+http:\/\/127\.0\.0\.1:(\d+)\//.exec(output)
-      if (!match) return
-      clearTimeout(timer)
-      resolve({
-        port: Number(match[1]),
-        child,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done()
-            child.once('exit', () => done())
-            child.kill('SIGTERM')
-          }),
-      })
-    })
-  })
+export async function startService(url: string): Promise<ServiceProcess> {
+  // As many workers as the machine has processors: the service's own default.
+  const environment = { LOG_LEVEL: 'silent', WORKERS: String(availableParallelism()) }
+  const service = await startTestService('cluster', { process: 'child', database: url, environment })
+  return { port: service.port, child: service.child, stop: () => service.stop('SIGTERM') }
 }
 
 export interface CatalogKeys {

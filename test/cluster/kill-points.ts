@@ -7,7 +7,7 @@
 // Retry-After it sends again, or (sent again after an unknown outcome) a 412 saying the set is there:
 // never a 500, and every set is applied once.
 import type { KillRule, StatementContext, StatementCut } from '../support/statement-cutting-proxy.js'
-import { mulberry32 } from '../support/seeded-random.js'
+import { seededRandom } from '../../src/seed/random.js'
 import { applied, type PlannedBatch } from './posting-clients.js'
 
 export interface KillPoint {
@@ -107,7 +107,7 @@ export interface KillRound {
  * another while.
  */
 export function killRounds(seed: number, count: number): KillRound[] {
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!
   return Array.from({ length: count }, (_, i) => {
     const point = i < KILL_POINTS.length ? KILL_POINTS[(seed + i) % KILL_POINTS.length]! : pick(KILL_POINTS)

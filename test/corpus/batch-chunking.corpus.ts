@@ -7,7 +7,8 @@ import t from 'tap'
 import { createJsonIntake } from '../../src/batch/intake/json/json-intake.js'
 import { createMultipartIntake } from '../../src/batch/intake/multipart/multipart-intake.js'
 import type { BatchIntake } from '../../src/batch/intake/batch-intake.js'
-import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom, splitAt } from '../batch/intake/intake-harness.js'
+import { type TapTest, ingest, outcomeKey, randomSplit, splitAt } from '../batch/intake/intake-harness.js'
+import { seededRandom } from '../../src/seed/random.js'
 import {
   EXAMPLE_101,
   fragmentInBatch,

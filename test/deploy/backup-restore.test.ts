@@ -12,10 +12,8 @@ import t from 'tap'
 import type { DatabaseAddress } from '../../src/store/database-url.js'
 import { count, dir, exitedCleanly, loadCatalogs, receiptsFile } from '../support/load-fixtures.js'
 import { runCli } from '../support/run-cli.js'
-import { startServiceProcess } from '../support/served-process.js'
-import { createTestDatabase } from '../support/test-database.js'
+import { createTestDatabase, databaseUrl } from '../support/test-database.js'
 import { startTestService } from '../support/test-service.js'
-import { databaseUrl } from '../support/service-process.js'
 
 const DOCUMENTS = 300
 const LINES = 4
@@ -110,8 +108,11 @@ t.test('a backup taken while a load runs restores to a consistent, servable copy
   )
 
   // The service serves the copy as it is.
-  const served = await startServiceProcess('deploy_backup_restored', {}, { database: restored })
-  t.teardown(() => served.close())
+  const served = await startTestService('deploy_backup_restored', { process: 'child', database: restored })
+  t.teardown(async () => {
+    await served.close()
+    await restored.drop()
+  })
   const ready = await fetch(`http://127.0.0.1:${served.port}/ready`)
   t.equal(ready.status, 200, `/ready: ${await ready.text()}`)
   const counted = await fetch(`http://127.0.0.1:${served.port}/api/v4/Document_GoodsReceipt/$count`, {

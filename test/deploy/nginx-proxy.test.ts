@@ -12,8 +12,8 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { Agent } from 'undici'
-import { startServiceProcess } from '../support/served-process.js'
-import { freePort } from '../support/service-process.js'
+import { freePort } from '../support/free-port.js'
+import { startTestService } from '../support/test-service.js'
 
 const exec = promisify(execFile)
 const SHIPPED = 'deploy/nginx/odata-registers.conf'
@@ -77,7 +77,7 @@ if (nginx.binary === undefined) {
       certificate,
     ])
 
-    const service = await startServiceProcess('deploy_nginx')
+    const service = await startTestService('deploy_nginx', { process: 'child' })
     t.teardown(() => service.close())
     const port = await freePort()
     const server = adaptedConfiguration({ port, certificate, key, upstream: service.port })

@@ -6,11 +6,11 @@
 /// <reference lib="dom" />
 import { mkdirSync, statSync } from 'node:fs'
 import t from 'tap'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
 import { findChromium } from '../support/find-chromium.js'
 import { DEMO_BASIC, READER_BASIC, REFERENCE_ROOT, TOKEN_ROOT, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('http_admin_page', { seed: true })
+const service = await startTestService('http_admin_page', { data: 'demo' })
 t.teardown(() => service.close())
 const ADMIN = `${REFERENCE_ROOT}$admin`
 

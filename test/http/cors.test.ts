@@ -7,7 +7,7 @@ import path from 'node:path'
 import t from 'tap'
 import { CorsPolicy } from '../../src/http/cors.js'
 import { ConfigurationError } from '../../src/model/configuration.js'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, startTestService } from '../support/test-service.js'
 
 const APP = 'https://app.example.com'

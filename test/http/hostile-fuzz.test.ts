@@ -5,7 +5,7 @@
 // runs 50 times the suite's slice); a failure names its seed and mutant, to be replayed.
 import t from 'tap'
 import { hostileBytes, hostileExchange, loadHostileCases, startBothListeners } from '../support/hostile-exchange.js'
-import { mulberry32 } from '../support/seeded-random.js'
+import { seededRandom } from '../../src/seed/random.js'
 import { DEMO_BASIC, READER_BASIC, REFERENCE_ROOT } from '../support/test-service.js'
 
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1)
@@ -54,7 +54,7 @@ function mutate(message: Buffer, random: () => number): { bytes: Buffer; mutatio
 }
 
 t.test(`${cases.length} cases, ${MUTANTS_PER_CASE} mutants each, on both listeners (seed ${SEED})`, async (t) => {
-  const random = mulberry32(SEED)
+  const random = seededRandom(SEED)
   const work: (() => Promise<void>)[] = []
   for (const hostile of cases) {
     for (let mutant = 0; mutant < MUTANTS_PER_CASE; mutant++) {

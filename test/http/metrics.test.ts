@@ -8,12 +8,12 @@ import { isLoopback } from '../../src/http/metrics-endpoint.js'
 import { blockSize } from '../../src/limits/rate-limiter.js'
 import { startServer } from '../../src/http/server.js'
 import { createServiceContext } from '../../src/service/service-context.js'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
-import { mulberry32 } from '../support/seeded-random.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
+import { seededRandom } from '../../src/seed/random.js'
 import { parseSamples, sample, type Samples } from '../support/prometheus-text.js'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, rawRequest, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('http_metrics', { seed: true })
+const service = await startTestService('http_metrics', { data: 'demo' })
 t.teardown(() => service.close())
 
 async function scrape(): Promise<Samples> {
@@ -156,7 +156,7 @@ t.test('without METRICS_TOKEN only the loopback interface is answered', async (t
 })
 
 t.test('thousands of invented methods, sent without credentials, add one series (method="other")', async (t) => {
-  const random = mulberry32(25)
+  const random = seededRandom(25)
   const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
   const seriesCount = (text: string) => text.split('\n').filter((line) => line.startsWith('odata_request')).length
   const before = await service.request('GET', '/metrics')

@@ -5,7 +5,7 @@
 import t, { type Test } from 'tap'
 import { rawRequest, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('http_next_link', { seed: true })
+const service = await startTestService('http_next_link', { data: 'demo' })
 t.teardown(() => service.close())
 const TOKEN = 'demo-token'
 const page = { Prefer: 'odata.maxpagesize=2' }

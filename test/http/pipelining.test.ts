@@ -6,10 +6,10 @@
 import mysql from 'mysql2/promise'
 import t from 'tap'
 import { pipelinedExchange } from '../support/pipelined-exchange.js'
-import { mulberry32 } from '../support/seeded-random.js'
+import { seededRandom } from '../../src/seed/random.js'
 import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('http_pipelining', { seed: true, pipelining: 'serialize' })
+const service = await startTestService('http_pipelining', { data: 'demo', pipelining: 'serialize' })
 t.teardown(() => service.close())
 
 const [rows] = await service.database.pool.query('SELECT Ref_Key, Code FROM c_Products ORDER BY Code LIMIT 4')
@@ -101,7 +101,7 @@ for (const [label, cutsOf] of [
 }
 
 t.test('pipelines cut at seeded random offsets: heads, chunk-size lines and CRLFs split across packets', async (t) => {
-  const random = mulberry32(0x919e)
+  const random = seededRandom(0x919e)
   const failures: string[] = []
   for (let round = 0; round < 12; round++) {
     const code = `CUT${String(round).padStart(3, '0')}`

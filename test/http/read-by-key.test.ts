@@ -3,7 +3,7 @@
 import t from 'tap'
 import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('http_keys', { seed: true })
+const service = await startTestService('http_keys', { data: 'demo' })
 t.teardown(() => service.close())
 const headers = { Authorization: DEMO_BASIC }
 const get = (path: string) => service.request('GET', `${REFERENCE_ROOT}${path}`, { headers })

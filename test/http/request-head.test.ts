@@ -6,7 +6,7 @@ import t from 'tap'
 import { MAX_REQUEST_HEAD_BYTES } from '../../src/http/uws-header-limit.js'
 import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
 
-const service = await startTestService('http_request_head', { seed: true })
+const service = await startTestService('http_request_head', { data: 'demo' })
 t.teardown(() => service.close())
 const headers = { Authorization: DEMO_BASIC }
 const get = (path: string) => service.request('GET', `${REFERENCE_ROOT}${path}`, { headers })

@@ -3,7 +3,7 @@
 // with their effect on the requests that follow, what MySQL holds afterwards, and what another process
 // (another LiveSettings on the same database) sees.
 import t from 'tap'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
 import { ConfigurationError } from '../../src/model/configuration.js'
 import { LiveSettings, settingsFromEnvironment } from '../../src/service/live-settings.js'
 import { createServiceContext } from '../../src/service/service-context.js'

@@ -5,8 +5,8 @@ import t from 'tap'
 import { pruneRequestLog } from '../../src/log/request-log-retention.js'
 import { loadModel } from '../../src/model/load-model.js'
 import { migrate } from '../../src/store/migrate.js'
-import { runCli } from '../support/served-process.js'
-import { createTestDatabase } from '../support/test-database.js'
+import { createTestDatabase, databaseUrl } from '../support/test-database.js'
+import { runCli } from '../support/run-cli.js'
 
 const database = await createTestDatabase('request_log_retention')
 t.teardown(() => database.drop())
@@ -86,13 +86,12 @@ t.test('one process at a time: another holding the pruning skips this round', as
 
 t.test('cli prune-log', async (t) => {
   await fill(8, 4)
-  const { host, port, user, password, database: name } = database.address
-  const url = `mysql://${user}${password ? `:${encodeURIComponent(password)}` : ''}@${host}:${port}/${name}`
-  const refused = await runCli(['prune-log'], { DATABASE_URL: url, REQUEST_LOG_KEEP_DAYS: '', REQUEST_LOG_KEEP_ROWS: '' })
-  t.not(refused.status, 0, 'without a rule it says what to set')
+  const url = databaseUrl(database.address)
+  const refused = await runCli(['prune-log'], { DATABASE_URL: url, REQUEST_LOG_KEEP_DAYS: '', REQUEST_LOG_KEEP_ROWS: '' }).done
+  t.not(refused.code, 0, 'without a rule it says what to set')
   t.match(refused.output, /REQUEST_LOG_KEEP_DAYS or REQUEST_LOG_KEEP_ROWS/)
-  const pruned = await runCli(['prune-log'], { DATABASE_URL: url, REQUEST_LOG_KEEP_DAYS: '30' })
-  t.equal(pruned.status, 0, pruned.output)
+  const pruned = await runCli(['prune-log'], { DATABASE_URL: url, REQUEST_LOG_KEEP_DAYS: '30' }).done
+  t.equal(pruned.code, 0, pruned.output)
   t.match(pruned.output, /removed 8 request-log entries/)
   t.equal((await urls()).length, 4)
 })

@@ -4,7 +4,7 @@
 import t from 'tap'
 import { ConfigurationError } from '../../src/model/configuration.js'
 import { defaultWorkers, readEnvironment } from '../../src/ops/environment.js'
-import { runCli } from '../support/served-process.js'
+import { runCli } from '../support/run-cli.js'
 
 function problems(environment: Record<string, string>): string[] {
   try {
@@ -81,8 +81,8 @@ t.test('every wrong variable is named, with what it must be and what it was', as
 })
 
 t.test('serve stops at once with the problems, before it touches the database', async (t) => {
-  const result = await runCli(['serve'], { PORT: 'eighty', WORKERS: 'two', DATABASE_URL: 'mysql://root@127.0.0.1:1/never_created' })
-  t.equal(result.status, 1)
+  const result = await runCli(['serve'], { PORT: 'eighty', WORKERS: 'two', DATABASE_URL: 'mysql://root@127.0.0.1:1/never_created' }).done
+  t.equal(result.code, 1)
   t.match(result.output, /^environment: 2 problem\(s\):$/m, 'the environment, not "in the configuration"')
   t.match(result.output, /PORT: must be an integer from 0 to 65535 \(got "eighty"\)/)
   t.match(result.output, /WORKERS: must be a number of processes from 1 to 256 \(got "two"\)/)
@@ -90,11 +90,11 @@ t.test('serve stops at once with the problems, before it touches the database', 
 })
 
 t.test('check-config checks the environment and the configuration', async (t) => {
-  const valid = await runCli(['check-config'], { PORT: '8081' })
-  t.equal(valid.status, 0)
+  const valid = await runCli(['check-config'], { PORT: '8081' }).done
+  t.equal(valid.code, 0)
   t.match(valid.output, /valid \(\d+ entity sets\); environment valid/)
-  const invalid = await runCli(['check-config'], { CORS_ORIGINS: 'https://app.example.com/', STOP_TIMEOUT_SECONDS: 'soon' })
-  t.equal(invalid.status, 1)
+  const invalid = await runCli(['check-config'], { CORS_ORIGINS: 'https://app.example.com/', STOP_TIMEOUT_SECONDS: 'soon' }).done
+  t.equal(invalid.code, 1)
   t.match(invalid.output, /STOP_TIMEOUT_SECONDS: must be a number of seconds/)
   t.match(invalid.output, /CORS_ORIGINS: "https:\/\/app\.example\.com\/" is not an origin/)
 })

@@ -3,7 +3,7 @@
 // closed; a second signal ends it at once; the wait is bounded by STOP_TIMEOUT_SECONDS.
 import net from 'node:net'
 import t from 'tap'
-import { startServiceProcess } from '../support/served-process.js'
+import { startTestService } from '../support/test-service.js'
 
 const KEY = '5c0a4d5e-0000-4000-8000-00000000a001'
 const body = JSON.stringify({
@@ -77,7 +77,7 @@ function keptAlive(port: number) {
 }
 
 t.test('SIGTERM: a batch in flight completes and is answered, then the process exits 0', async (t) => {
-  const service = await startServiceProcess('ops_graceful_stop', { STOP_TIMEOUT_SECONDS: '20' })
+  const service = await startTestService('ops_graceful_stop', { process: 'child', environment: { STOP_TIMEOUT_SECONDS: '20' } })
   t.teardown(() => service.close())
   const idle = keptAlive(service.port)
   t.match(await idle.get('/health'), /^HTTP\/1\.1 200 /, 'a kept-alive connection, open before the signal')
@@ -104,7 +104,7 @@ t.test('SIGTERM: a batch in flight completes and is answered, then the process e
 })
 
 t.test('a second signal stops at once', async (t) => {
-  const service = await startServiceProcess('ops_graceful_stop_twice', { STOP_TIMEOUT_SECONDS: '60' })
+  const service = await startTestService('ops_graceful_stop_twice', { process: 'child', environment: { STOP_TIMEOUT_SECONDS: '60' } })
   t.teardown(() => service.close())
   const batch = startBatch(service.port)
   await delay(300)
@@ -119,7 +119,7 @@ t.test('a second signal stops at once', async (t) => {
 })
 
 t.test('the wait is bounded by STOP_TIMEOUT_SECONDS', async (t) => {
-  const service = await startServiceProcess('ops_graceful_stop_timeout', { STOP_TIMEOUT_SECONDS: '1' })
+  const service = await startTestService('ops_graceful_stop_timeout', { process: 'child', environment: { STOP_TIMEOUT_SECONDS: '1' } })
   t.teardown(() => service.close())
   const batch = startBatch(service.port)
   await delay(300)

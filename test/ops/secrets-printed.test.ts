@@ -4,9 +4,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { runCli, startServiceProcess, type ServiceProcess } from '../support/served-process.js'
+import { runCli } from '../support/run-cli.js'
+import { type ChildService, startTestService } from '../support/test-service.js'
 
-async function banner(service: ServiceProcess): Promise<string> {
+async function banner(service: ChildService): Promise<string> {
   for (let tries = 0; tries < 100 && !service.output().includes('try: curl'); tries++)
     await new Promise((resolve) => setTimeout(resolve, 50))
   return service.output()
@@ -22,7 +23,7 @@ t.test('another configuration: no password or token in the banner', async (t) =>
   }))
   const file = join(mkdtempSync(join(tmpdir(), 'banner-')), 'production.json')
   writeFileSync(file, JSON.stringify(configuration))
-  const service = await startServiceProcess('ops_banner_other', { CONFIG: file })
+  const service = await startTestService('ops_banner_other', { process: 'child', environment: { CONFIG: file } })
   t.teardown(() => service.close())
   const output = await banner(service)
   t.match(output, /try: curl -u '<subject>:<password>'/)
@@ -31,14 +32,14 @@ t.test('another configuration: no password or token in the banner', async (t) =>
 })
 
 t.test('the demo configuration: its public credentials, to get going', async (t) => {
-  const service = await startServiceProcess('ops_banner_demo')
+  const service = await startTestService('ops_banner_demo', { process: 'child' })
   t.teardown(() => service.close())
   t.match(await banner(service), /demo: Basic demo:demo, token demo-token/)
 })
 
 t.test('a database password is masked in the error that names the database', async (t) => {
-  const result = await runCli(['migrate'], { DATABASE_URL: 'mysql://app:S3cretPw@127.0.0.1:1/odata_w25_absent' })
-  t.not(result.status, 0)
+  const result = await runCli(['migrate'], { DATABASE_URL: 'mysql://app:S3cretPw@127.0.0.1:1/odata_w25_absent' }).done
+  t.not(result.code, 0)
   t.match(result.output, /No MySQL server answers at mysql:\/\/app:\*\*\*@127\.0\.0\.1:1\//)
   t.notMatch(result.output, /S3cretPw/)
 })

@@ -4,12 +4,11 @@
 // of both processes against one budget, that /metrics sums both, and that SIGTERM stops both gracefully.
 import http from 'node:http'
 import t from 'tap'
-import { buildMultipartBatch } from '../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
 import { parseSamples, sample } from '../support/prometheus-text.js'
-import { startServiceProcess } from '../support/served-process.js'
-import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT } from '../support/test-service.js'
+import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, startTestService } from '../support/test-service.js'
 
-const service = await startServiceProcess('ops_workers', { WORKERS: '2' })
+const service = await startTestService('ops_workers', { process: 'child', environment: { WORKERS: '2' } })
 t.teardown(() => service.close())
 
 interface Pinned {

@@ -5,7 +5,7 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { parseDatabaseUrl } from '../../src/store/database-url.js'
-import { freePort } from '../support/service-process.js'
+import { freePort } from '../support/free-port.js'
 
 const exec = promisify(execFile)
 const server = parseDatabaseUrl(process.env.DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_registers')

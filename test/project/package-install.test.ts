@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { databaseUrl, freePort } from '../support/service-process.js'
-import { createTestDatabase } from '../support/test-database.js'
+import { createTestDatabase, databaseUrl } from '../support/test-database.js'
+import { freePort } from '../support/free-port.js'
 
 const exec = promisify(execFile)
 const folder = mkdtempSync(path.join(tmpdir(), 'package-install-'))

@@ -7,8 +7,7 @@ import { seedDemoData } from '../../src/seed/seed-data.js'
 import { migrate } from '../../src/store/migrate.js'
 import { checkTotals } from '../../src/store/totals-check.js'
 import { runCli } from '../support/run-cli.js'
-import { databaseUrl } from '../support/service-process.js'
-import { createTestDatabase, type TestDatabase } from '../support/test-database.js'
+import { createTestDatabase, type TestDatabase, databaseUrl } from '../support/test-database.js'
 import { totalsSnapshot } from '../support/totals-snapshot.js'
 
 const model = loadModel('config/demo.json')

@@ -1,6 +1,7 @@
 // What a wire case compares of a `$batch` answer (service.md §4.4): the statuses in order, a change set
 // (multipart) or an atomicity group (JSON) as a nested list; the error code of each JSON response by id;
-// the Content-IDs a multipart answer echoes.
+// the Content-IDs a multipart answer echoes. Read with the tools' reader of batch answers.
+import { memberOf, readBatchAnswer } from '../../src/tools/shared/batch-answer.js'
 import type { TestResponse } from './test-service.js'
 
 export interface BatchAnswer {
@@ -9,31 +10,20 @@ export interface BatchAnswer {
   readonly contentIds: string[]
 }
 
-const statusOf = (part: string) => Number(/HTTP\/1\.1 (\d{3})/.exec(part)?.[1])
-
-export function readBatchAnswer(response: TestResponse): BatchAnswer {
+export function batchAnswerOf(response: TestResponse): BatchAnswer {
   const contentType = String(response.headers['content-type'])
-  if (/^multipart\//.test(contentType)) {
-    // Top-level parts: an application/http part's status, or a nested change set's list of statuses.
-    const boundary = /boundary=([^;\s]+)/.exec(contentType)?.[1]
-    if (boundary === undefined) throw new Error(`no boundary in ${contentType}`)
-    const parts = response.text
-      .split(`--${boundary}`)
-      .slice(1, -1)
-      .map((part) => {
-        const nested = /boundary=(changesetresponse_[^\s;]+)/.exec(part)
-        if (!nested) return statusOf(part)
-        return part.split(`--${nested[1]}`).slice(1, -1).map(statusOf)
-      })
-    return { parts, codes: {}, contentIds: [...response.text.matchAll(/Content-ID: ([^\r\n]+)/g)].map((m) => m[1]!) }
-  }
-  const items = response.json().responses as { id: string; atomicityGroup?: string; status: number; body?: { error?: { code: string } } }[]
+  const answers = readBatchAnswer(contentType, response.body)
   const parts: (number | number[])[] = []
   let group: string | undefined
-  for (const item of items) {
-    if (item.atomicityGroup !== undefined && item.atomicityGroup === group) (parts[parts.length - 1] as number[]).push(item.status)
-    else parts.push(item.atomicityGroup !== undefined ? [item.status] : item.status)
-    group = item.atomicityGroup
+  for (const answer of answers) {
+    if (answer.group !== undefined && answer.group === group) (parts[parts.length - 1] as number[]).push(answer.status)
+    else parts.push(answer.group !== undefined ? [answer.status] : answer.status)
+    group = answer.group
   }
-  return { parts, codes: Object.fromEntries(items.map((item) => [item.id, item.body?.error?.code])), contentIds: [] }
+  if (/^multipart\//.test(contentType))
+    return { parts, codes: {}, contentIds: answers.flatMap((answer) => (answer.id === undefined ? [] : [answer.id])) }
+  const codes = Object.fromEntries(
+    answers.map((answer) => [answer.id, memberOf(memberOf(answer.body, 'error'), 'code') as string | undefined]),
+  )
+  return { parts, codes, contentIds: [] }
 }

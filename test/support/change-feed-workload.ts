@@ -3,8 +3,8 @@
 // writers of every kind — single creates, batch change sets (coalesced creates and posts), re-posts with
 // other lines, unposts, deletes, record-set replacements, information register writes and deletes,
 // catalog renames — each a seeded sequence on documents of its own, and the sets a reader tracks.
-import { buildMultipartBatch } from './build-batch-body.js'
-import { mulberry32 } from './seeded-random.js'
+import { buildMultipartBatch } from '../../src/tools/shared/batch-body.js'
+import { seededRandom } from '../../src/seed/random.js'
 import type { TestResponse } from './test-service.js'
 
 /** A request to the service, as the demo subject: `path` relative to the reference root unless it starts with `/`. */
@@ -68,7 +68,7 @@ export async function changeFeedWorkload(seed: number, send: Send): Promise<Chan
 
   /** One writer: a seeded sequence of every kind of write, on documents of its own. */
   async function writer(index: number, operations: number, send: Send, sendBatch: SendBatch): Promise<void> {
-    const random = mulberry32(seed * 100 + index)
+    const random = seededRandom(seed * 100 + index)
     const mine: string[] = []
     const pick = () => mine[Math.floor(random() * mine.length)]
     for (let step = 0; step < operations; step++) {

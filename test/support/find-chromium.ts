@@ -1,9 +1,10 @@
-// Debian's Chromium for the browser tests: found where Debian installs it (or CHROMIUM_PATH), installed
-// with apt-get when missing and this process may (root), or undefined with the reason, for one clear skip.
+// The system's Chromium for tests that look at a page as a person would (through puppeteer-core, which
+// downloads no browser): found where Debian installs it (or CHROMIUM_PATH), installed with apt-get when
+// missing and this process may (root), or the reason there is none, for one clear skip.
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium']
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/lib/chromium/chromium', '/usr/bin/google-chrome']
 
 function found(): string | undefined {
   return [process.env.CHROMIUM_PATH, ...CANDIDATES].find((path): path is string => path !== undefined && path !== '' && existsSync(path))

@@ -4,8 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 
 export interface CliRun {
   readonly child: ChildProcess
-  /** Resolves when the process ends. */
-  readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>
+  /** Resolves when the process ends; `output` is stdout and stderr as they came. */
+  readonly done: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; output: string }>
 }
 
 /** `stdin`: bytes the command reads on its standard input (none: stdin is closed). */
@@ -21,10 +21,17 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
   }
   let stdout = ''
   let stderr = ''
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  let output = ''
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+    output += chunk.toString()
+  })
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+    output += chunk.toString()
+  })
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string; output: string }>(
+    (resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr, output })),
   )
   return { child, done }
 }

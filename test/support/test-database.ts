@@ -30,3 +30,26 @@ export async function createTestDatabase(name: string): Promise<TestDatabase> {
     },
   }
 }
+
+/** A database someone else made (a cluster's, say), named by its URL: `drop` only closes the pool, opened when first asked for. */
+export function databaseAtUrl(url: string): TestDatabase {
+  const address = parseDatabaseUrl(url)
+  let pool: Pool | undefined
+  return {
+    address,
+    get pool() {
+      pool ??= createPool(address, { connectionLimit: 8 })
+      return pool
+    },
+    async drop() {
+      await pool?.end()
+    },
+  }
+}
+
+/** The DATABASE_URL of an address, every host of a cluster listed. */
+export function databaseUrl(address: DatabaseAddress): string {
+  const credentials = address.password ? `${address.user}:${encodeURIComponent(address.password)}` : address.user
+  const hosts = address.hosts && address.hosts.length > 1 ? address.hosts : [address]
+  return `mysql://${credentials}@${hosts.map((host) => `${host.host}:${host.port}`).join(',')}/${address.database}`
+}

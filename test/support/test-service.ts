@@ -1,21 +1,26 @@
-// A running service for HTTP tests: its own database (migrated, optionally seeded), the demo model,
-// the uWS server on a free port, and a raw HTTP client that sends paths exactly as written (no
-// normalisation of dot segments or percent-encoding, unlike fetch).
+// The one way a test starts the service: in this process (the default: the uWS server over a pool of this
+// process, so a test can read the database beside it) or as a child process (`node build/src/cli.js serve`,
+// as an operator runs it: for tests of signals, worker processes, the environment, or a crash). Either way
+// over a database of its own (created fresh, dropped on close) or one given, with a data set loaded, and
+// one handle: the port, a raw HTTP client and the shortcuts of the reference root.
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ResultSetHeader } from 'mysql2'
-import { startServer, type RunningServer } from '../../src/http/server.js'
+import { startServer } from '../../src/http/server.js'
 import { loadConfigurationFile } from '../../src/model/configuration.js'
 import { loadModel } from '../../src/model/load-model.js'
-import type { ResolvedSettings } from '../../src/model/model.js'
-import type { ServiceModel } from '../../src/model/model.js'
+import type { ResolvedSettings, ServiceModel } from '../../src/model/model.js'
 import { seedDemoData } from '../../src/seed/seed-data.js'
 import { createServiceContext } from '../../src/service/service-context.js'
 import { migrate } from '../../src/store/migrate.js'
 import type { Pool } from '../../src/store/pool.js'
-import { createTestDatabase, type TestDatabase } from './test-database.js'
+import { loadReadFixture } from '../service/read/support/read-fixture.js'
+import { loadVirtualFixture } from '../virtual/support/virtual-fixture.js'
+import { freePort } from './free-port.js'
+import { createTestDatabase, databaseAtUrl, databaseUrl, type TestDatabase } from './test-database.js'
 
 export interface TestResponse {
   readonly status: number
@@ -25,19 +30,195 @@ export interface TestResponse {
   json(): any
 }
 
-export interface TestService {
-  readonly model: ServiceModel
-  readonly database: TestDatabase
-  readonly server: RunningServer
-  readonly port: number
-  request(method: string, path: string, options?: { headers?: Record<string, string>; body?: string | Buffer }): Promise<TestResponse>
-  close(): Promise<void>
-}
-
 export const DEMO_BASIC = `Basic ${Buffer.from('demo:demo').toString('base64')}`
 export const READER_BASIC = `Basic ${Buffer.from('reader:reader').toString('base64')}`
 export const REFERENCE_ROOT = '/odata/standard.odata/v4/'
 export const TOKEN_ROOT = '/api/v4/'
+
+/**
+ * What a service starts with. `demo`: the demo configuration's seed data at scale 1. `reads`: the hand-made
+ * read fixture (test/service/read/support/read-fixture.ts). `virtual-tables`: the hand-made movements on the period
+ * boundaries (test/virtual/support/virtual-fixture.ts). `empty`: the tables and nothing in them.
+ */
+export const DATA_SETS = ['empty', 'demo', 'reads', 'virtual-tables'] as const
+export type DataSet = (typeof DATA_SETS)[number]
+
+export interface ServiceOptions {
+  /** `in-process` (the default) or `child` (`cli.js serve`, with WORKERS=1, SEED_SCALE=0, LOG_LEVEL=info unless `environment` says otherwise). */
+  readonly process?: 'in-process' | 'child'
+  readonly data?: DataSet
+  /** The configuration file; the demo configuration by default. */
+  readonly configFile?: string
+  /** In process: the service context's environment; a child: variables over this process's own. */
+  readonly environment?: Readonly<Record<string, string>>
+  /** A database to serve (kept on close), or a DATABASE_URL (several hosts: a cluster); a fresh one named after the test by default. */
+  readonly database?: TestDatabase | string
+  /** A free port by default. */
+  readonly port?: number
+  readonly pipelining?: 'uws' | 'serialize'
+}
+
+export interface TestService {
+  readonly model: ServiceModel
+  readonly database: TestDatabase
+  readonly port: number
+  /** `http://127.0.0.1:<port>`. */
+  readonly origin: string
+  /** Sends the path exactly as written (no normalisation of dot segments or percent-encoding, unlike fetch). */
+  request(method: string, path: string, options?: { headers?: Record<string, string>; body?: string | Buffer }): Promise<TestResponse>
+  /** GET below the reference root as the demo user; spaces and other unsafe characters are percent-encoded, nothing else changes. */
+  get(path: string, headers?: Record<string, string>): Promise<TestResponse>
+  /** The `value` of a 200 collection answer (fails loudly otherwise). */
+  values(path: string, headers?: Record<string, string>): Promise<Record<string, unknown>[]>
+  /** A request below the reference root as the demo user, an object body sent as JSON. */
+  send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<TestResponse>
+  /** Stops the service (a child: sends `signal`, SIGKILL by default, and waits for its exit); the database stays. */
+  stop(signal?: NodeJS.Signals): Promise<void>
+  /** Stops the service and drops the database it made. */
+  close(): Promise<void>
+}
+
+/** A service in a child process: the process, what it wrote, how it ended. */
+export interface ChildService extends TestService {
+  readonly child: ChildProcess
+  /** Everything the process wrote so far (stdout and stderr). */
+  output(): string
+  /** Resolves with the exit status (or the signal's name). */
+  readonly exited: Promise<number | string>
+}
+
+export function startTestService(name: string, options: ServiceOptions & { readonly process: 'child' }): Promise<ChildService>
+export function startTestService(name: string, options?: ServiceOptions): Promise<TestService>
+export async function startTestService(name: string, options: ServiceOptions = {}): Promise<TestService | ChildService> {
+  const model = loadModel(options.configFile ?? 'config/demo.json')
+  const given = options.database
+  const database = given === undefined ? await createTestDatabase(name) : typeof given === 'string' ? databaseAtUrl(given) : given
+  const owned = given === undefined
+  const data = options.data ?? 'empty'
+  // A child migrates on its own; data to load needs the tables first.
+  if (options.process !== 'child' || data !== 'empty') await migrate(database.pool, model)
+  if (data === 'demo') await seedDemoData(database.pool, model, { scale: 1 })
+  if (data === 'reads') await loadReadFixture(database.pool)
+  if (data === 'virtual-tables') await loadVirtualFixture(database.pool, model)
+  const dropOwned = async () => {
+    if (owned) await database.drop()
+    else if (typeof given === 'string') await database.pool.end()
+  }
+  if (options.process === 'child') {
+    const url = typeof given === 'string' ? given : databaseUrl(database.address)
+    const started = await startChild(url, options)
+    return Object.assign(clientOf(model, database, started.port), {
+      ...started,
+      stop: started.stop,
+      async close() {
+        await started.stop('SIGKILL')
+        await dropOwned()
+      },
+    })
+  }
+  const server = await startServer(createServiceContext(model, database.pool, options.environment), {
+    host: '127.0.0.1',
+    port: options.port ?? 0,
+    pipelining: options.pipelining,
+  })
+  return Object.assign(clientOf(model, database, server.port), {
+    async stop() {
+      server.close()
+    },
+    async close() {
+      server.close()
+      await dropOwned()
+    },
+  })
+}
+
+async function startChild(
+  url: string,
+  options: ServiceOptions,
+): Promise<Pick<ChildService, 'child' | 'output' | 'exited' | 'port' | 'stop'>> {
+  const port = options.port ?? (await freePort())
+  const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      HOST: '127.0.0.1',
+      SEED_SCALE: '0',
+      WORKERS: '1',
+      LOG_LEVEL: 'info',
+      ...(options.configFile === undefined ? {} : { CONFIG: options.configFile }),
+      ...(options.pipelining === undefined ? {} : { HTTP_PIPELINING: options.pipelining }),
+      ...options.environment,
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let text = ''
+  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()))
+  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()))
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
+  await new Promise<void>((resolve, reject) => {
+    const timeout = setTimeout(() => reject(new Error(`the service did not start in 120 s:\n${text}`)), 120_000)
+    const timer = setInterval(() => {
+      // The URLs are printed once every process listens.
+      if (/token flavour:/.test(text)) {
+        clearInterval(timer)
+        clearTimeout(timeout)
+        resolve()
+      }
+    }, 50)
+    void exited.then((status) => {
+      clearInterval(timer)
+      clearTimeout(timeout)
+      reject(new Error(`the service exited (${status}) before it served:\n${text}`))
+    })
+  })
+  return {
+    child,
+    port,
+    output: () => text,
+    exited,
+    async stop(signal: NodeJS.Signals = 'SIGKILL') {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      child.kill(signal)
+      await exited
+    },
+  }
+}
+
+function clientOf(
+  model: ServiceModel,
+  database: TestDatabase,
+  port: number,
+): Pick<TestService, 'model' | 'database' | 'port' | 'origin' | 'request' | 'get' | 'values' | 'send'> {
+  const request: TestService['request'] = (method, path, requestOptions) => rawRequest(port, method, path, requestOptions)
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
+  return {
+    model,
+    database,
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    request,
+    get,
+    async values(path, headers = {}) {
+      const response = await get(path, headers)
+      if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${response.text.slice(0, 500)}`)
+      return response.json().value as Record<string, unknown>[]
+    },
+    send(method, path, body, headers = {}) {
+      const text = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
+      return request(method, `${REFERENCE_ROOT}${path}`, {
+        headers: { Authorization: DEMO_BASIC, ...(text === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+        body: text,
+      })
+    },
+  }
+}
+
+/** Encodes what node's HTTP client refuses in a path (spaces, quotes stay as they are). */
+export function encodePath(path: string): string {
+  return path.replace(/[^\x21-\x7e]/g, (c) => encodeURIComponent(c)).replaceAll('#', '%23')
+}
 
 export function rawRequest(
   port: number,
@@ -69,32 +250,6 @@ export function demoConfigurationWithLogLevel(level: ResolvedSettings['logLevel'
   const file = join(mkdtempSync(join(tmpdir(), 'log-level-')), `${level}.json`)
   writeFileSync(file, JSON.stringify({ ...configuration, $schema: undefined }))
   return file
-}
-
-export async function startTestService(
-  name: string,
-  options: { seed?: boolean; configFile?: string; pipelining?: 'uws' | 'serialize' } = {},
-): Promise<TestService> {
-  const model = loadModel(options.configFile ?? 'config/demo.json')
-  const database = await createTestDatabase(name)
-  await migrate(database.pool, model)
-  if (options.seed) await seedDemoData(database.pool, model, { scale: 1 })
-  const server = await startServer(createServiceContext(model, database.pool), {
-    host: '127.0.0.1',
-    port: 0,
-    pipelining: options.pipelining,
-  })
-  return {
-    model,
-    database,
-    server,
-    port: server.port,
-    request: (method, path, requestOptions) => rawRequest(server.port, method, path, requestOptions),
-    async close() {
-      server.close()
-      await database.drop()
-    },
-  }
 }
 
 /**

@@ -4,17 +4,10 @@
 // `organizationN`; `accountNN` is the key of account NN of the chart of accounts Main; `root` and
 // `tokenRoot` are the two service roots as a client addresses them.
 import { accountRefKey } from '../../src/model/account-key.js'
-import { loadReadFixture } from '../read/support/read-fixture.js'
-import { loadVirtualFixture } from '../virtual/support/virtual-fixture.js'
-import { REFERENCE_ROOT, TOKEN_ROOT, startTestService, type TestService } from './test-service.js'
+import { type DataSet, REFERENCE_ROOT, TOKEN_ROOT, type TestService } from './test-service.js'
 
-/**
- * `demo`: the demo configuration's seed data at scale 1 (writes and batches; cases that write use codes
- * of their own, as every case of an area shares one database). `reads`: the hand-made read fixture
- * (test/read/support/read-fixture.ts). `virtual-tables`: the hand-made movements on the period
- * boundaries (test/virtual/support/virtual-fixture.ts).
- */
-export const WIRE_DATA_SETS = ['demo', 'reads', 'virtual-tables'] as const
+/** The data sets a case may name (see `DataSet` in test-service.ts); every case of an area shares one database. */
+export const WIRE_DATA_SETS = ['demo', 'reads', 'virtual-tables'] as const satisfies readonly DataSet[]
 export type WireDataSet = (typeof WIRE_DATA_SETS)[number]
 
 /** The catalogs whose items are named `<prefix>N`, in the order of Code. */
@@ -24,14 +17,6 @@ const NAMED_ITEMS: readonly [prefix: string, table: string][] = [
   ['counterparty', 'c_Counterparties'],
   ['organization', 'c_Организации'],
 ]
-
-/** A running service with the data set loaded. */
-export async function startWireService(name: string, data: WireDataSet): Promise<TestService> {
-  const service = await startTestService(name, { seed: data === 'demo' })
-  if (data === 'reads') await loadReadFixture(service.database.pool)
-  if (data === 'virtual-tables') await loadVirtualFixture(service.database.pool, service.model)
-  return service
-}
 
 /** The named values of a running service's data (see the head of this file). */
 export async function namedValues(service: TestService): Promise<Record<string, string>> {

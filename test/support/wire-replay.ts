@@ -3,8 +3,8 @@
 // by step, each answer compared by status, headers, body (whole, by fields, or as text), error, `$batch`
 // statuses, and the database checks of the step. A step that fails ends its case: later steps build on it.
 import type { Test } from 'tap'
-import { readBatchAnswer } from './batch-answer.js'
-import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, type TestResponse, type TestService } from './test-service.js'
+import { batchAnswerOf } from './batch-answer.js'
+import { DEMO_BASIC, REFERENCE_ROOT, TOKEN_ROOT, type TestResponse, type TestService, startTestService } from './test-service.js'
 import {
   loadWireCases,
   substitute,
@@ -14,7 +14,7 @@ import {
   type WireRequest,
   type WireStep,
 } from './wire-case.js'
-import { namedValues, startWireService, WIRE_DATA_SETS } from './wire-data.js'
+import { namedValues, WIRE_DATA_SETS } from './wire-data.js'
 import { makeFixture } from './wire-given.js'
 import { matchExpected } from './wire-match.js'
 
@@ -66,7 +66,7 @@ function answerProblems(response: TestResponse, expect: WireExpect): { problems:
   if (expect.bodyHas !== undefined) matchExpected(json(), expect.bodyHas, 'body', problems)
   if (expect.error !== undefined) matchExpected((json() as { error?: unknown } | undefined)?.error, expect.error, 'error', problems)
   if (expect.batch !== undefined && problems.length === 0) {
-    const answer = readBatchAnswer(response)
+    const answer = batchAnswerOf(response)
     matchExpected(answer.parts, expect.batch.parts, 'batch parts', problems)
     for (const [id, code] of Object.entries(expect.batch.codes ?? {}))
       matchExpected(answer.codes[id], code, `batch response ${id}: error code`, problems)
@@ -127,7 +127,7 @@ export async function replayWireCases(t: Test, area: string, minimumCases: numbe
   for (const data of WIRE_DATA_SETS) {
     const ofData = cases.filter((wireCase) => wireCase.data === data)
     if (ofData.length === 0) continue
-    const service = await startWireService(`wire_${area}_${data}`, data)
+    const service = await startTestService(`wire_${area}_${data}`, { data })
     try {
       const values = await namedValues(service)
       for (const wireCase of ofData)

@@ -9,19 +9,19 @@ import { join } from 'node:path'
 import t from 'tap'
 import type { ShapeFigures } from '../../src/tools/drive/drive-report.js'
 import { createTestDatabase } from '../support/test-database.js'
-import { startServiceProcess } from '../support/service-process.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
-import { systemChromium } from '../support/system-chromium.js'
+import { findChromium } from '../support/find-chromium.js'
+import { startTestService, TOKEN_ROOT } from '../support/test-service.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'odata-drive-'))
 const database = await createTestDatabase('tools_drive')
-const service = await startServiceProcess(database.address)
+const service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' } })
 t.teardown(async () => {
-  await service.kill()
+  await service.stop()
   await database.drop()
 })
 
-const drive = (args: string[]) => runCli(['drive', ...args, '--url', service.root, '--token', 'bench-token']).done
+const drive = (args: string[]) => runCli(['drive', ...args, '--url', `${service.origin}${TOKEN_ROOT}`, '--token', 'bench-token']).done
 
 t.test('a run of the demo workload reports every figure', async (t) => {
   const out = join(dir, 'run-a')
@@ -146,56 +146,59 @@ interface PageElement {
   getAttribute(name: string): string | null
 }
 
-const chromium = systemChromium()
-const noChromium = 'no Chromium on this machine, and none could be installed (apt-get install chromium): the page was not looked at'
+const chromium = findChromium()
 
-t.test('the HTML report renders with its charts in headless Chromium', { skip: chromium ? false : noChromium }, async (t) => {
-  const puppeteer = (await import('puppeteer-core')).default
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  })
-  t.teardown(() => browser.close())
-  for (const [page, charts] of [
-    ['run-a.html', ['throughput', 'latency', 'percentiles', 'memory', 'cpu']],
-    ['a-vs-b.html', ['throughput']],
-  ] as const) {
-    const tab = await browser.newPage()
-    await tab.setViewport({ width: 1100, height: 900 })
-    await tab.goto(`file://${join(dir, page)}`, { waitUntil: 'load' })
-    // In the page (the project compiles without the DOM's types, hence PageElement).
-    const drawn: { id: string; width: number; height: number; marks: number; axes: number }[] = await tab.evaluate(() =>
-      [...(globalThis as unknown as { document: PageElement }).document.querySelectorAll('figure.chart')].map((figure) => {
-        const svg = figure.querySelector('svg')
-        const box = svg?.getBoundingClientRect()
-        // Vega draws each mark in a group classed mark-<type>; a drawn chart has marks with geometry.
-        const marks = [...(svg?.querySelectorAll('g.mark-line path, g.mark-rect path, g.mark-symbol path') ?? [])].filter((p) => {
-          const b = p.getBBox()
-          return (p.getAttribute('d') ?? '') !== '' && (b.width > 0 || b.height > 0)
-        })
-        return {
-          id: figure.id,
-          width: box?.width ?? 0,
-          height: box?.height ?? 0,
-          marks: marks.length,
-          axes: svg?.querySelectorAll('g.role-axis').length ?? 0,
-        }
-      }),
-    )
-    t.same(
-      drawn.map((c) => c.id),
-      [...charts],
-      `${page}: every chart is there`,
-    )
-    for (const chart of drawn) {
-      t.ok(
-        chart.width > 300 && chart.height > 150,
-        `${page} ${chart.id}: laid out (${Math.round(chart.width)}×${Math.round(chart.height)})`,
+t.test(
+  'the HTML report renders with its charts in headless Chromium',
+  { skip: 'reason' in chromium ? `the page was not looked at: ${chromium.reason}` : false },
+  async (t) => {
+    const puppeteer = (await import('puppeteer-core')).default
+    const browser = await puppeteer.launch({
+      executablePath: 'path' in chromium ? chromium.path : undefined,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+    })
+    t.teardown(() => browser.close())
+    for (const [page, charts] of [
+      ['run-a.html', ['throughput', 'latency', 'percentiles', 'memory', 'cpu']],
+      ['a-vs-b.html', ['throughput']],
+    ] as const) {
+      const tab = await browser.newPage()
+      await tab.setViewport({ width: 1100, height: 900 })
+      await tab.goto(`file://${join(dir, page)}`, { waitUntil: 'load' })
+      // In the page (the project compiles without the DOM's types, hence PageElement).
+      const drawn: { id: string; width: number; height: number; marks: number; axes: number }[] = await tab.evaluate(() =>
+        [...(globalThis as unknown as { document: PageElement }).document.querySelectorAll('figure.chart')].map((figure) => {
+          const svg = figure.querySelector('svg')
+          const box = svg?.getBoundingClientRect()
+          // Vega draws each mark in a group classed mark-<type>; a drawn chart has marks with geometry.
+          const marks = [...(svg?.querySelectorAll('g.mark-line path, g.mark-rect path, g.mark-symbol path') ?? [])].filter((p) => {
+            const b = p.getBBox()
+            return (p.getAttribute('d') ?? '') !== '' && (b.width > 0 || b.height > 0)
+          })
+          return {
+            id: figure.id,
+            width: box?.width ?? 0,
+            height: box?.height ?? 0,
+            marks: marks.length,
+            axes: svg?.querySelectorAll('g.role-axis').length ?? 0,
+          }
+        }),
       )
-      t.ok(chart.marks > 0, `${page} ${chart.id}: marks drawn (${chart.marks})`)
-      t.ok(chart.axes >= 2, `${page} ${chart.id}: with axes`)
+      t.same(
+        drawn.map((c) => c.id),
+        [...charts],
+        `${page}: every chart is there`,
+      )
+      for (const chart of drawn) {
+        t.ok(
+          chart.width > 300 && chart.height > 150,
+          `${page} ${chart.id}: laid out (${Math.round(chart.width)}×${Math.round(chart.height)})`,
+        )
+        t.ok(chart.marks > 0, `${page} ${chart.id}: marks drawn (${chart.marks})`)
+        t.ok(chart.axes >= 2, `${page} ${chart.id}: with axes`)
+      }
+      await tab.screenshot({ path: join(dir, `${page}.png`), fullPage: true })
     }
-    await tab.screenshot({ path: join(dir, `${page}.png`), fullPage: true })
-  }
-})
+  },
+)

@@ -10,7 +10,7 @@ import { runCli, summaryOf } from '../support/run-cli.js'
 import { dir } from '../support/load-fixtures.js'
 import { rawRequest, startTestService } from '../support/test-service.js'
 
-const source = await startTestService('tools_export_parquet', { seed: true })
+const source = await startTestService('tools_export_parquet', { data: 'demo' })
 t.teardown(() => source.close())
 const root = `http://127.0.0.1:${source.port}/api/v4/`
 const credentials = ['--token', 'demo-token']

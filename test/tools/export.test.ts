@@ -10,7 +10,7 @@ import { runCli, summaryOf } from '../support/run-cli.js'
 import { dir, file } from '../support/load-fixtures.js'
 import { rawRequest, startTestService, type TestService } from '../support/test-service.js'
 
-const source = await startTestService('tools_export_source', { seed: true })
+const source = await startTestService('tools_export_source', { data: 'demo' })
 t.teardown(() => source.close())
 const rootOf = (service: TestService) => `http://127.0.0.1:${service.port}/api/v4/`
 const credentials = ['--token', 'demo-token']

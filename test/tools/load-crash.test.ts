@@ -5,10 +5,10 @@
 import { join } from 'node:path'
 import t from 'tap'
 import { createTestDatabase } from '../support/test-database.js'
-import { startServiceProcess } from '../support/service-process.js'
 import type { LoadSummary } from '../../src/tools/load/run-load.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { count, dir, exactlyOnce, exitedCleanly, loadCatalogs, receiptsFile, untilAcknowledged } from '../support/load-fixtures.js'
+import { startTestService, TOKEN_ROOT } from '../support/test-service.js'
 
 /** The load both crash tests run: receipts posted, 10 rows a change set, 3 in flight, with a checkpoint. */
 function receiptLoad(root: string, input: string, checkpoint: string): string[] {
@@ -18,16 +18,16 @@ function receiptLoad(root: string, input: string, checkpoint: string): string[] 
 
 t.test('kill -9 of the loader mid-load, then the same command: each row exactly once', async (t) => {
   const database = await createTestDatabase('tools_load_kill_loader')
-  const service = await startServiceProcess(database.address)
+  const service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' } })
   t.teardown(async () => {
-    await service.kill()
+    await service.stop()
     await database.drop()
   })
-  await loadCatalogs(service.root)
+  await loadCatalogs(`${service.origin}${TOKEN_ROOT}`)
   const n = 500
   const input = receiptsFile('kill-loader.ndjson', n, 3)
   const checkpoint = join(dir, 'kill-loader.checkpoint')
-  const args = [...receiptLoad(service.root, input, checkpoint), '--format', 'multipart']
+  const args = [...receiptLoad(`${service.origin}${TOKEN_ROOT}`, input, checkpoint), '--format', 'multipart']
   const first = runCli(args)
   await untilAcknowledged(checkpoint, 8, first.done)
   first.child.kill('SIGKILL')
@@ -47,23 +47,23 @@ t.test('kill -9 of the loader mid-load, then the same command: each row exactly 
 
 t.test('kill -9 of the service mid-load, started again: the loader waits, resumes, each row exactly once', async (t) => {
   const database = await createTestDatabase('tools_load_kill_service')
-  let service = await startServiceProcess(database.address)
+  let service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' } })
   t.teardown(async () => {
-    await service.kill()
+    await service.stop()
     await database.drop()
   })
-  await loadCatalogs(service.root)
+  await loadCatalogs(`${service.origin}${TOKEN_ROOT}`)
   const n = 500
   const input = receiptsFile('kill-service.ndjson', n, 3)
   const checkpoint = join(dir, 'kill-service.checkpoint')
-  const load = runCli([...receiptLoad(service.root, input, checkpoint), '--retry-for', '60'])
+  const load = runCli([...receiptLoad(`${service.origin}${TOKEN_ROOT}`, input, checkpoint), '--retry-for', '60'])
   await untilAcknowledged(checkpoint, 8, load.done)
   const port = service.port
-  await service.kill()
+  await service.stop()
   const partial = await count(database.pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt')
   t.ok(partial > 0 && partial < n, `killed mid-load (${partial} of ${n} documents in)`)
   await new Promise((resolve) => setTimeout(resolve, 500))
-  service = await startServiceProcess(database.address, { port })
+  service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' }, port })
   const finished = await load.done
   exitedCleanly(t, finished)
   const summary = summaryOf<LoadSummary>(finished.stdout)

@@ -10,7 +10,7 @@ import t from 'tap'
 import type { LoadSummary } from '../../src/tools/load/run-load.js'
 import { dir, exitedCleanly, loadCatalogs } from '../support/load-fixtures.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
-import { mulberry32 } from '../support/seeded-random.js'
+import { seededRandom } from '../../src/seed/random.js'
 import { startTestService } from '../support/test-service.js'
 import { totalsAndRecomputation } from '../support/totals-snapshot.js'
 
@@ -95,7 +95,7 @@ t.test('damaged CSV and NDJSON inputs: every document in the database once and w
   const pool = service.database.pool
   for (let round = 1; round <= ROUNDS; round++) {
     const seed = 2400 + round
-    const random = mulberry32(seed)
+    const random = seededRandom(seed)
     const damaged = () => random() < 0.2
 
     // Receipts as NDJSON.

@@ -11,7 +11,7 @@ import type { LoadSummary } from '../../src/tools/load/run-load.js'
 import { count, dir, exitedCleanly, file, loadCatalogs, loadFlags, PRODUCT_FLAGS } from '../support/load-fixtures.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { startTestService } from '../support/test-service.js'
-import { mulberry32 } from '../support/seeded-random.js'
+import { seededRandom } from '../../src/seed/random.js'
 
 interface Reject {
   source: string
@@ -195,7 +195,7 @@ t.test('lines in any order give whole documents; a document with a bad line is r
     for (let l = 1; l <= 5; l++) lines.push(`U${d},P${((d + l) % 3) + 1},${l},2,${l * 2}`)
   }
   // Sorted by product, as the issue's file was; then a line of U7 with a field missing.
-  const random = mulberry32(24)
+  const random = seededRandom(24)
   lines.sort((a, b) => a.split(',')[1]!.localeCompare(b.split(',')[1]!) || random() - 0.5)
   lines.splice(17, 0, 'U7,P1,9')
   // A closed quote spanning lines of U13 and U14 in a record of U12 with a field missing: one reject, which

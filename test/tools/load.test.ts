@@ -234,7 +234,7 @@ t.test('429 under a low rate rule, and a profile limit below the setting: the lo
 })
 
 t.test("the README's example loads on the demo data: the one bad row rejected, the rest once", async (t) => {
-  const service = await startTestService('tools_load_example', { seed: true })
+  const service = await startTestService('tools_load_example', { data: 'demo' })
   t.teardown(() => service.close())
   const args = [
     'load',
@@ -263,7 +263,7 @@ t.test("the README's example loads on the demo data: the one bad row rejected, t
 })
 
 t.test('on a terminal the summary is text naming the reject file and the checkpoint; --json keeps the JSON line', async (t) => {
-  const service = await startTestService('tools_load_terminal', { seed: true })
+  const service = await startTestService('tools_load_terminal', { data: 'demo' })
   t.teardown(() => service.close())
   const checkpoint = join(dir, 'terminal.checkpoint')
   const rejects = join(dir, 'terminal.rejects')

@@ -4,10 +4,10 @@
 //   W1/P1 12, W1/P2 0 (left out), W1/P3 1, W2/P1 4, W2/P2 4
 //   by warehouse: W1 13, W2 8; by product: P1 16, P2 4, P3 1; in all 21.
 import t from 'tap'
-import { DEMO_BASIC } from '../support/test-service.js'
-import { P, W, startVirtualService } from './support/virtual-fixture.js'
+import { DEMO_BASIC, startTestService } from '../support/test-service.js'
+import { P, W } from './support/virtual-fixture.js'
 
-const service = await startVirtualService('virtual_grouping')
+const service = await startTestService('virtual_grouping', { data: 'virtual-tables' })
 t.teardown(() => service.close())
 const STOCK = 'AccumulationRegister_Stock'
 const quantities = (rows: Record<string, unknown>[]) => rows.map((r) => r.QuantityBalance)

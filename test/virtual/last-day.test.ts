@@ -5,8 +5,7 @@
 import t from 'tap'
 import { recomputeTotals } from '../../src/store/totals-rebuild.js'
 import { A, O, P, PRODUCT_TYPE, W, WAREHOUSE_TYPE, entryRow, ENTRY_COLUMNS, type Entry } from './support/virtual-fixture.js'
-import { encodePath } from '../read/support/read-fixture.js'
-import { DEMO_BASIC, REFERENCE_ROOT, startTestService } from '../support/test-service.js'
+import { startTestService } from '../support/test-service.js'
 
 const service = await startTestService('virtual_last_day')
 t.teardown(() => service.close())
@@ -49,7 +48,7 @@ await pool.query(`INSERT INTO acr_Main (${ENTRY_COLUMNS.join(', ')}) VALUES ?`, 
 await recomputeTotals(pool, service.model)
 
 async function values(path: string): Promise<Record<string, unknown>[]> {
-  const response = await service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC } })
+  const response = await service.get(path)
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.text.slice(0, 300)}`)
   return response.json().value
 }

@@ -3,30 +3,30 @@
 // parentheses, an AccountCondition over `Account_Key`, a virtual table without parentheses with its
 // parameters in the query string. The token flavour keeps OData's own grammar.
 import t from 'tap'
-import { TOKEN_ROOT } from '../support/test-service.js'
-import { count, documentBody, fixtures, rows, startWriteService } from '../writes/write-helpers.js'
+import { TOKEN_ROOT, startTestService } from '../support/test-service.js'
+import { count, documentBody, fixtures, rows } from '../service/writes/write-helpers.js'
 
-const client = await startWriteService('virtual_reference_client_forms')
-t.teardown(() => client.service.close())
-const { pool } = client
+const client = await startTestService('virtual_reference_client_forms', { data: 'demo' })
+t.teardown(() => client.close())
+const { pool } = client.database
 const f = await fixtures(pool)
 
 t.test("Post() and Unpost() with parentheses, as 1C's client sends them", async (t) => {
-  const created = await client.request('POST', 'Document_GoodsReceipt', documentBody(f))
+  const created = await client.send('POST', 'Document_GoodsReceipt', documentBody(f))
   const key = created.json().Ref_Key as string
   const posted = () => count(pool, 'SELECT COUNT(*) FROM d_GoodsReceipt WHERE Ref_Key = ? AND Posted = 1', [key])
-  t.equal((await client.request('POST', `Document_GoodsReceipt(guid'${key}')/Post()`)).status, 204)
+  t.equal((await client.send('POST', `Document_GoodsReceipt(guid'${key}')/Post()`)).status, 204)
   t.equal(await posted(), 1, 'posted')
   t.ok((await count(pool, 'SELECT COUNT(*) FROM ar_Stock WHERE Recorder = ?', [key])) > 0, 'movements written')
-  t.equal((await client.request('POST', `Document_GoodsReceipt(guid'${key}')/Unpost()`)).status, 204)
+  t.equal((await client.send('POST', `Document_GoodsReceipt(guid'${key}')/Unpost()`)).status, 204)
   t.equal(await posted(), 0, 'unposted')
-  t.equal((await client.request('POST', `Document_GoodsReceipt(guid'${key}')/StandardODATA.Post()`)).status, 204, 'qualified too')
-  const token = await client.service.request('POST', `${TOKEN_ROOT}Document_GoodsReceipt(guid'${key}')/Post()`, {
+  t.equal((await client.send('POST', `Document_GoodsReceipt(guid'${key}')/StandardODATA.Post()`)).status, 204, 'qualified too')
+  const token = await client.request('POST', `${TOKEN_ROOT}Document_GoodsReceipt(guid'${key}')/Post()`, {
     headers: { Authorization: 'Bearer demo-token' },
   })
   t.equal(token.status, 404, 'the token flavour keeps the OData form')
   t.equal(
-    (await client.request('POST', `Document_GoodsReceipt(guid'${key}')/Post(PostingModeOperational=true)`)).status,
+    (await client.send('POST', `Document_GoodsReceipt(guid'${key}')/Post(PostingModeOperational=true)`)).status,
     404,
     'parameters go in the body',
   )
@@ -35,7 +35,7 @@ t.test("Post() and Unpost() with parentheses, as 1C's client sends them", async 
 t.test("AccountCondition='Account_Key eq guid''…''' selects the account, as Code does", async (t) => {
   const [account] = await rows<{ Ref_Key: string }>(pool, "SELECT Ref_Key FROM coa_Main WHERE Code = '41'")
   const balance = async (condition: string) => {
-    const answer = await client.request(
+    const answer = await client.send(
       'GET',
       `AccountingRegister_Main/Balance(AccountCondition='${condition.replaceAll(' ', '%20')}')?$select=Account_Key,AmountBalance&$orderby=AmountBalance`,
     )
@@ -50,13 +50,13 @@ t.test("AccountCondition='Account_Key eq guid''…''' selects the account, as Co
 
 t.test('SliceLast?Period=… without parentheses', async (t) => {
   const period = "datetime'2024-03-01T00:00:00'"
-  const bare = await client.request('GET', `InformationRegister_Prices/SliceLast?Period=${period}`)
+  const bare = await client.send('GET', `InformationRegister_Prices/SliceLast?Period=${period}`)
   t.equal(bare.status, 200)
-  const called = await client.request('GET', `InformationRegister_Prices/SliceLast(Period=${period})`)
+  const called = await client.send('GET', `InformationRegister_Prices/SliceLast(Period=${period})`)
   t.same(bare.json().value, called.json().value)
   t.ok(bare.json().value.length > 0)
-  t.equal((await client.request('GET', `AccumulationRegister_Stock/Balance?Period=${period}`)).status, 200, 'any virtual table')
-  const token = await client.service.request('GET', `${TOKEN_ROOT}InformationRegister_Prices/SliceLast?Period=${period}`, {
+  t.equal((await client.send('GET', `AccumulationRegister_Stock/Balance?Period=${period}`)).status, 200, 'any virtual table')
+  const token = await client.request('GET', `${TOKEN_ROOT}InformationRegister_Prices/SliceLast?Period=${period}`, {
     headers: { Authorization: 'Bearer demo-token' },
   })
   t.equal(token.status, 400, 'the token flavour keeps the OData form')

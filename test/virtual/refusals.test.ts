@@ -4,9 +4,10 @@
 // for accounting registers also an account in a Condition, an unknown kind of extra dimension or too
 // many, a bad AccountCondition, Order or Top.
 import t, { type Test } from 'tap'
-import { P, W, startVirtualService } from './support/virtual-fixture.js'
+import { P, W } from './support/virtual-fixture.js'
+import { startTestService } from '../support/test-service.js'
 
-const service = await startVirtualService('virtual_refusals')
+const service = await startTestService('virtual_refusals', { data: 'virtual-tables' })
 t.teardown(() => service.close())
 const STOCK = 'AccumulationRegister_Stock'
 const MAIN = 'AccountingRegister_Main'

@@ -2,10 +2,9 @@
 // the query instead of filling memory, and then gets every group.
 import t from 'tap'
 import { readWithStall } from '../support/streaming-reader.js'
-import { REFERENCE_ROOT, growStockMovements } from '../support/test-service.js'
-import { startVirtualService } from './support/virtual-fixture.js'
+import { REFERENCE_ROOT, growStockMovements, startTestService } from '../support/test-service.js'
 
-const service = await startVirtualService('virtual_streaming')
+const service = await startTestService('virtual_streaming', { data: 'virtual-tables' })
 t.teardown(() => service.close())
 const pool = service.database.pool
 // The twelve movements of the fixture, doubled twelve times (≈ 49,000): by record, a group each.

@@ -2,24 +2,25 @@
 // and each bound selects what its comparison selects against the exact instant. A receipt at 14:00:00 is
 // before 14:00:00.5 (so in the balance at that instant, and in turnovers ending then) and not at or after it.
 import t from 'tap'
-import { documentBody, fixtures, startWriteService } from '../writes/write-helpers.js'
+import { documentBody, fixtures } from '../service/writes/write-helpers.js'
+import { startTestService } from '../support/test-service.js'
 
-const client = await startWriteService('virtual_sub_second')
-t.teardown(() => client.service.close())
-const f = await fixtures(client.pool)
+const client = await startTestService('virtual_sub_second', { data: 'demo' })
+t.teardown(() => client.close())
+const f = await fixtures(client.database.pool)
 const QUANTITY = 7
 
-const created = await client.request(
+const created = await client.send(
   'POST',
   'Document_GoodsReceipt',
   documentBody(f, { rows: 1, quantity: QUANTITY, date: '2031-05-05T14:00:00Z' }),
 )
 if (created.status !== 201) throw new Error(`create: ${created.status} ${created.text}`)
-const posted = await client.request('POST', `Document_GoodsReceipt(${created.json().Ref_Key})/Post`)
+const posted = await client.send('POST', `Document_GoodsReceipt(${created.json().Ref_Key})/Post`)
 if (posted.status !== 204) throw new Error(`post: ${posted.status} ${posted.text}`)
 
 async function total(call: string, column: string): Promise<number> {
-  const answer = await client.request('GET', `AccumulationRegister_Stock/${call}?$select=${column}`)
+  const answer = await client.send('GET', `AccumulationRegister_Stock/${call}?$select=${column}`)
   if (answer.status !== 200) throw new Error(`${call}: ${answer.status} ${answer.text}`)
   return (answer.json().value as Record<string, number>[]).reduce((sum, row) => sum + Number(row[column] ?? 0), 0)
 }

@@ -1,7 +1,7 @@
 // The totals the virtual tables read (src/store/totals.ts): month rows with receipts and expenses, and
 // one all-time row per group whose receipts minus expenses are the balance. A database whose totals
 // have an older layout is brought up to this one by `migrate`, which recomputes them; a second run
-// changes nothing. (That writes keep these totals equal to a recomputation is test/writes/totals.test.ts.)
+// changes nothing. (That writes keep these totals equal to a recomputation is test/service/writes/totals.test.ts.)
 import t from 'tap'
 import { loadModel } from '../../src/model/load-model.js'
 import { migrate } from '../../src/store/migrate.js'

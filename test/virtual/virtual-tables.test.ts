@@ -2,10 +2,10 @@
 // hand-made data; and every implementation the registry has is covered by it.
 import t from 'tap'
 import { VIRTUAL_TABLES } from '../../src/virtual/virtual-table-registry.js'
-import { startVirtualService } from './support/virtual-fixture.js'
 import { VIRTUAL_TABLE_CASES } from './virtual-table-cases.js'
+import { startTestService } from '../support/test-service.js'
 
-const service = await startVirtualService('virtual_cases')
+const service = await startTestService('virtual_cases', { data: 'virtual-tables' })
 t.teardown(() => service.close())
 
 t.test('every implementation has cases', async (t) => {

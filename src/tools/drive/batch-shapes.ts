@@ -3,7 +3,7 @@
 // answer tells: the operations' statuses and errors, and the rows written or read.
 import { randomUUID } from 'node:crypto'
 import { memberOf, readBatchAnswer } from '../shared/batch-answer.js'
-import { buildBatchBody, type BatchBody, type BatchFormat, type BatchOperation } from '../shared/batch-body.js'
+import { buildBatchBody, type BuiltBatch, type BatchFormat, type OperationSpec } from '../shared/batch-body.js'
 import type { ShapeSpec } from './workload.js'
 
 export interface BuiltShape {
@@ -11,7 +11,7 @@ export interface BuiltShape {
   readonly operations: number
   /** Rows a successful batch writes (table part rows, or documents without any); 0 for reads. */
   readonly rowsWritten: number
-  next(): BatchBody
+  next(): BuiltBatch
 }
 
 export interface AnswerFigures {
@@ -32,10 +32,10 @@ function filled(value: unknown, serial: () => number): unknown {
 export function buildShape(spec: ShapeSpec, format: BatchFormat): BuiltShape {
   const varies = JSON.stringify(spec.body ?? {}).match(/\{(n|uuid)\}/) !== null
   let serial = 0
-  const operationsOf = (): BatchOperation[] => {
+  const operationsOf = (): OperationSpec[] => {
     if (spec.kind === 'create') {
-      const creates: BatchOperation[] = []
-      const posts: BatchOperation[] = []
+      const creates: OperationSpec[] = []
+      const posts: OperationSpec[] = []
       for (let i = 1; i <= spec.documents!; i++) {
         creates.push({
           id: `c${i}`,

@@ -6,8 +6,7 @@
 // Writes PREFIX.json (every figure) and PREFIX.html (the charts); prints one JSON summary line on stdout
 // and a line a second on stderr while it runs.
 import { writeFileSync } from 'node:fs'
-import { authorizationFrom } from '../shared/service-client.js'
-import { headersFrom, readArguments } from '../shared/command-arguments.js'
+import { authorizationFrom, headersFrom, readArguments } from '../shared/command-arguments.js'
 import { DRIVE_USAGE } from './drive-usage.js'
 import { runWorkload } from './run-workload.js'
 import { readWorkloadFile, workloadFrom } from './workload.js'

@@ -5,7 +5,7 @@
 // `retryFor` seconds. A lost connection is reported, since the batch may have run: its rows are then
 // looked up before they are sent again.
 import { readBatchAnswer, type OperationAnswer } from '../shared/batch-answer.js'
-import type { BatchBody } from '../shared/batch-body.js'
+import type { BuiltBatch } from '../shared/batch-body.js'
 import { errorOf, type ServiceAnswer, type ServiceClient } from '../shared/service-client.js'
 
 export type BatchOutcome =
@@ -35,7 +35,7 @@ export class BatchSender {
     private readonly retryForSeconds: number,
   ) {}
 
-  async send(batch: BatchBody): Promise<BatchOutcome> {
+  async send(batch: BuiltBatch): Promise<BatchOutcome> {
     for (;;) {
       let answer: ServiceAnswer
       try {

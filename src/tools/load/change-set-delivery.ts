@@ -6,7 +6,7 @@
 // since a client key already makes a second copy impossible and the service writes plain creates and
 // their Posts with multi-row INSERTs.
 import { memberOf, type OperationAnswer } from '../shared/batch-answer.js'
-import { buildBatchBody, type BatchFormat, type BatchOperation } from '../shared/batch-body.js'
+import { buildBatchBody, type BatchFormat, type OperationSpec } from '../shared/batch-body.js'
 import type { ServiceAnswer, ServiceClient } from '../shared/service-client.js'
 import type { BatchSender } from './batch-sender.js'
 import { allowedOperations, type BatchLimits } from './service-limits.js'
@@ -50,9 +50,9 @@ export function operationsPerRow(target: DeliveryTarget): number {
   return target.keyed && target.post ? 2 : 1
 }
 
-function operationsOf(target: DeliveryTarget, rows: readonly PendingRow[]): BatchOperation[] {
-  const creates: BatchOperation[] = []
-  const posts: BatchOperation[] = []
+function operationsOf(target: DeliveryTarget, rows: readonly PendingRow[]): OperationSpec[] {
+  const creates: OperationSpec[] = []
+  const posts: OperationSpec[] = []
   for (const row of rows) {
     creates.push({
       id: `r${row.row}`,

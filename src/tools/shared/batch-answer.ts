@@ -1,8 +1,11 @@
 // The operations' answers in a $batch response, JSON (`{"responses": […]}`) or multipart (an
 // application/http part per operation, Content-ID echoed; a failed change set answered by one part in
-// its place, service.md §4.4 rule 3). Only what a client acts on: id, status, headers, body.
+// its place, service.md §4.4 rule 3). Only what a client acts on: id, status, headers, body, and the
+// change set or atomicity group an answer stands in.
 export interface OperationAnswer {
   readonly id: string | undefined
+  /** The atomicity group (JSON) or the change set's boundary (multipart) the answer belongs to; none for an answer alone. */
+  readonly group: string | undefined
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
   /** The parsed JSON body, when there is one (the raw text when it is not JSON). */
@@ -17,9 +20,15 @@ export function memberOf(value: unknown, name: string): unknown {
 export function readBatchAnswer(contentType: string, body: Buffer): OperationAnswer[] {
   if (contentType.startsWith('application/json')) {
     const parsed = JSON.parse(body.toString('utf8')) as {
-      responses?: { id?: string; status: number; headers?: Record<string, string>; body?: unknown }[]
+      responses?: { id?: string; atomicityGroup?: string; status: number; headers?: Record<string, string>; body?: unknown }[]
     }
-    return (parsed.responses ?? []).map((r) => ({ id: r.id, status: r.status, headers: lowerCase(r.headers ?? {}), body: r.body }))
+    return (parsed.responses ?? []).map((r) => ({
+      id: r.id,
+      group: r.atomicityGroup,
+      status: r.status,
+      headers: lowerCase(r.headers ?? {}),
+      body: r.body,
+    }))
   }
   return readMultipart(body.toString('utf8'))
 }
@@ -33,6 +42,7 @@ function lowerCase(headers: Record<string, string>): Record<string, string> {
 /** Every application/http part, nested change sets included, in order. */
 function readMultipart(text: string): OperationAnswer[] {
   const answers: OperationAnswer[] = []
+  const changeSets = changeSetSpans(text)
   const partHead =
     /Content-Type: application\/http\r?\n((?:[^\r\n]+\r?\n)*?)\r?\nHTTP\/1\.1 (\d{3})[^\r\n]*\r?\n((?:[^\r\n]+\r?\n)*?)\r?\n/gi
   let match: RegExpExecArray | null
@@ -50,9 +60,23 @@ function readMultipart(text: string): OperationAnswer[] {
         parsed = raw
       }
     }
-    answers.push({ id: partHeaders['content-id'], status: Number(match[2]), headers, body: parsed })
+    const group = changeSets.find((span) => span.start < match!.index && match!.index < span.end)?.boundary
+    answers.push({ id: partHeaders['content-id'], group, status: Number(match[2]), headers, body: parsed })
   }
   return answers
+}
+
+/** Where each nested change set stands: from the part that opens it to its close delimiter. */
+function changeSetSpans(text: string): { boundary: string; start: number; end: number }[] {
+  const spans: { boundary: string; start: number; end: number }[] = []
+  const nested = /Content-Type: multipart\/mixed;\s*boundary=("?)([^";\r\n]+)\1/gi
+  let match: RegExpExecArray | null
+  while ((match = nested.exec(text)) !== null) {
+    const boundary = match[2]!
+    const close = text.indexOf(`--${boundary}--`, nested.lastIndex)
+    spans.push({ boundary, start: match.index, end: close < 0 ? text.length : close })
+  }
+  return spans
 }
 
 function headerLines(block: string): Record<string, string> {

@@ -1,73 +1,130 @@
-// A $batch request body from a list of operations, as OData 4.01 JSON or OData 4.0 multipart
-// (service.md §2.3): operations sharing an `atomicityGroup` form one change set. Written here rather
-// than taken from the service's intake so that the tools stay clients of the wire format alone.
+// A $batch request body from a list of operations, as OData 4.0 multipart or OData 4.01 JSON
+// (service.md §2.3), for the loader, the load driver, the tests and the benchmarks: operations with the
+// same `atomicityGroup`, one after the other, form one change set (multipart) or one atomicity group
+// (JSON), the way a client writes them. Written here rather than taken from the service's intake so that
+// the tools stay clients of the wire format alone.
 import { randomUUID } from 'node:crypto'
 
-export interface BatchOperation {
-  readonly id: string
+export interface OperationSpec {
   readonly method: string
   /** Relative to the service root, or `$<id>/…`. */
   readonly url: string
+  /** Header names as the client writes them. */
   readonly headers?: Readonly<Record<string, string>>
+  /**
+   * Multipart: a string or bytes are written as they are, any other value as JSON text.
+   * JSON: the value of the `body` member (a string stays a string; bytes are base64url).
+   */
   readonly body?: unknown
+  /** Multipart: the Content-ID (none when absent); JSON: the `id` (`r<position>`, 1-based, when absent). */
+  readonly id?: string
   readonly atomicityGroup?: string
+  /** JSON only. */
+  readonly dependsOn?: readonly string[]
+}
+
+export interface MultipartBuildOptions {
+  /** Defaults to `batch_<counter>`. */
+  readonly boundary?: string
+  /** CRLF (the standard) by default; LF as Olingo's test files have it. */
+  readonly lineEnding?: '\r\n' | '\n'
+  /** Where a Content-ID goes: on the MIME part (OData 4.0) or among the embedded headers (Olingo V2). */
+  readonly contentIdPlacement?: 'part' | 'request'
+}
+
+export interface BuiltBatch {
+  readonly body: Buffer
+  /** The Content-Type header of the `$batch` request. */
+  readonly contentType: string
+  /** Multipart only. */
+  readonly boundary?: string
 }
 
 export type BatchFormat = 'json' | 'multipart'
 
-export interface BatchBody {
-  readonly contentType: string
-  readonly body: Buffer
+/**
+ * As the tools send a batch: every operation with a body and no Content-Type says `application/json`, and a
+ * multipart body has a boundary no row's text can contain.
+ */
+export function buildBatchBody(operations: readonly OperationSpec[], format: BatchFormat): BuiltBatch {
+  const typed = operations.map((operation) =>
+    operation.body === undefined || hasHeader(operation.headers, 'content-type')
+      ? operation
+      : { ...operation, headers: { ...operation.headers, [format === 'json' ? 'content-type' : 'Content-Type']: 'application/json' } },
+  )
+  return format === 'json' ? buildJsonBatch(typed) : buildMultipartBatch(typed, { boundary: `batch_${randomUUID()}` })
 }
 
-export function buildBatchBody(operations: readonly BatchOperation[], format: BatchFormat): BatchBody {
-  return format === 'json' ? jsonBatch(operations) : multipartBatch(operations)
-}
+let boundaryCounter = 0
 
-function jsonBatch(operations: readonly BatchOperation[]): BatchBody {
-  const requests = operations.map((op) => {
-    const item: Record<string, unknown> = { id: op.id, method: op.method, url: op.url }
-    if (op.atomicityGroup !== undefined) item.atomicityGroup = op.atomicityGroup
-    const headers: Record<string, string> = { ...(op.headers ?? {}) }
-    if (op.body !== undefined) headers['content-type'] ??= 'application/json'
-    if (Object.keys(headers).length > 0) item.headers = headers
-    if (op.body !== undefined) item.body = op.body
-    return item
-  })
-  return { contentType: 'application/json', body: Buffer.from(JSON.stringify({ requests })) }
-}
+export function buildMultipartBatch(operations: readonly OperationSpec[], options: MultipartBuildOptions = {}): BuiltBatch {
+  const boundary = options.boundary ?? `batch_${(++boundaryCounter).toString(36)}_4b56-8c71-56071383e77b`
+  const lineEnding = options.lineEnding ?? '\r\n'
+  const placement = options.contentIdPlacement ?? 'part'
+  const pieces: Buffer[] = []
+  const write = (text: string): void => {
+    pieces.push(Buffer.from(text, 'utf8'))
+  }
+  let changeSets = 0
 
-const CRLF = '\r\n'
+  // Each part is followed by a line break that belongs to the next delimiter (RFC 2046 §5.1.1).
+  const writeOperationPart = (operation: OperationSpec): void => {
+    // A request line is split at blanks: a URL must be percent-encoded to stand in it.
+    if (/\s/.test(operation.url)) throw new Error(`buildMultipartBatch: percent-encode the URL "${operation.url}"`)
+    write(`Content-Type: application/http${lineEnding}Content-Transfer-Encoding: binary${lineEnding}`)
+    if (operation.id !== undefined && placement === 'part') write(`Content-ID: ${operation.id}${lineEnding}`)
+    write(`${lineEnding}${operation.method} ${operation.url} HTTP/1.1${lineEnding}`)
+    const body = bodyBytes(operation.body)
+    const headers = { ...operation.headers }
+    if (operation.id !== undefined && placement === 'request') headers['Content-ID'] = operation.id
+    if (body !== undefined && !hasHeader(headers, 'content-type')) {
+      headers['Content-Type'] = Buffer.isBuffer(operation.body) || typeof operation.body === 'string' ? 'text/plain' : 'application/json'
+    }
+    for (const [name, value] of Object.entries(headers)) write(`${name}: ${value}${lineEnding}`)
+    write(lineEnding)
+    if (body !== undefined) pieces.push(body)
+    write(lineEnding)
+  }
 
-function httpPart(op: BatchOperation): string {
-  let text = `Content-Type: application/http${CRLF}Content-Transfer-Encoding: binary${CRLF}Content-ID: ${op.id}${CRLF}${CRLF}`
-  text += `${op.method} ${op.url} HTTP/1.1${CRLF}`
-  for (const [name, value] of Object.entries(op.headers ?? {})) text += `${name}: ${value}${CRLF}`
-  if (op.body === undefined) return `${text}${CRLF}`
-  const json = JSON.stringify(op.body)
-  if (!op.headers || !Object.keys(op.headers).some((h) => h.toLowerCase() === 'content-type'))
-    text += `Content-Type: application/json${CRLF}`
-  return `${text}${CRLF}${json}${CRLF}`
-}
-
-function multipartBatch(operations: readonly BatchOperation[]): BatchBody {
-  const boundary = `batch_${randomUUID()}`
-  let text = ''
-  for (let i = 0; i < operations.length; ) {
-    const group = operations[i]!.atomicityGroup
+  for (let index = 0; index < operations.length; ) {
+    const group = operations[index]!.atomicityGroup
+    write(`--${boundary}${lineEnding}`)
     if (group === undefined) {
-      text += `--${boundary}${CRLF}${httpPart(operations[i]!)}`
-      i++
+      writeOperationPart(operations[index++]!)
       continue
     }
-    const changeSet = `changeset_${randomUUID()}`
-    text += `--${boundary}${CRLF}Content-Type: multipart/mixed; boundary=${changeSet}${CRLF}${CRLF}`
-    while (i < operations.length && operations[i]!.atomicityGroup === group) {
-      text += `--${changeSet}${CRLF}${httpPart(operations[i]!)}`
-      i++
+    const changeSetBoundary = `changeset_${++changeSets}_${boundary}`
+    write(`Content-Type: multipart/mixed; boundary=${changeSetBoundary}${lineEnding}${lineEnding}`)
+    while (index < operations.length && operations[index]!.atomicityGroup === group) {
+      write(`--${changeSetBoundary}${lineEnding}`)
+      writeOperationPart(operations[index++]!)
     }
-    text += `--${changeSet}--${CRLF}`
+    write(`--${changeSetBoundary}--${lineEnding}`)
   }
-  text += `--${boundary}--${CRLF}`
-  return { contentType: `multipart/mixed; boundary=${boundary}`, body: Buffer.from(text) }
+  write(`--${boundary}--${lineEnding}`)
+  return { body: Buffer.concat(pieces), contentType: `multipart/mixed; boundary=${boundary}`, boundary }
+}
+
+export function buildJsonBatch(operations: readonly OperationSpec[]): BuiltBatch {
+  const requests = operations.map((operation, index) => {
+    const request: Record<string, unknown> = { id: operation.id ?? `r${index + 1}` }
+    if (operation.atomicityGroup !== undefined) request.atomicityGroup = operation.atomicityGroup
+    if (operation.dependsOn !== undefined) request.dependsOn = operation.dependsOn
+    request.method = operation.method
+    request.url = operation.url
+    if (operation.headers !== undefined) request.headers = operation.headers
+    if (operation.body !== undefined) request.body = Buffer.isBuffer(operation.body) ? operation.body.toString('base64url') : operation.body
+    return request
+  })
+  return { body: Buffer.from(JSON.stringify({ requests }), 'utf8'), contentType: 'application/json' }
+}
+
+function hasHeader(headers: Readonly<Record<string, string>> | undefined, lowerCaseName: string): boolean {
+  return headers !== undefined && Object.keys(headers).some((name) => name.toLowerCase() === lowerCaseName)
+}
+
+function bodyBytes(body: unknown): Buffer | undefined {
+  if (body === undefined) return undefined
+  if (Buffer.isBuffer(body)) return body
+  return Buffer.from(typeof body === 'string' ? body : JSON.stringify(body), 'utf8')
 }

@@ -1,6 +1,6 @@
 // The flags of a tool's command line: `--name value`, `--name=value`, repeatable flags, boolean flags,
-// and the positional arguments left over. Unknown flags are refused by name.
-import { authorizationFrom } from './service-client.js'
+// and the positional arguments left over. Unknown flags are refused by name. Imports no HTTP client:
+// `serve` reads its command line with it.
 
 /** The flags every client of the service takes: where it is and how to log in (`serviceConnection`). */
 export const SERVICE_VALUES = ['url', 'token', 'user', 'header'] as const
@@ -72,4 +72,11 @@ export function serviceConnection(a: CommandArguments): {
     authorization: authorizationFrom({ token: a.value('token'), user: a.value('user') }),
     headers: headersFrom(a.values('header')),
   }
+}
+
+/** `--token T` and `--user name:password` as an Authorization value. */
+export function authorizationFrom(options: { token?: string; user?: string }): string | undefined {
+  if (options.token) return `Bearer ${options.token}`
+  if (options.user) return `Basic ${Buffer.from(options.user).toString('base64')}`
+  return undefined
 }

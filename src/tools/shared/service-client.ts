@@ -20,13 +20,6 @@ export interface ServiceClientOptions {
   readonly connections?: number
 }
 
-/** `--token T` and `--user name:password` as an Authorization value. */
-export function authorizationFrom(options: { token?: string; user?: string }): string | undefined {
-  if (options.token) return `Bearer ${options.token}`
-  if (options.user) return `Basic ${Buffer.from(options.user).toString('base64')}`
-  return undefined
-}
-
 export class ServiceClient {
   readonly root: URL
   private readonly pool: Pool

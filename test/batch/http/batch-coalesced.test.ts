@@ -2,11 +2,11 @@
 // observable result must be what one-by-one execution gives, and anything unusual falls back to it.
 import t from 'tap'
 import type { JsonValue } from '../../../src/batch/intake/index.js'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../../src/tools/shared/batch-body.js'
 import { recomputeTotals } from '../../../src/store/totals-rebuild.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
-const service = await startTestService('batch_coalesced', { seed: true })
+const service = await startTestService('batch_coalesced', { data: 'demo' })
 t.teardown(() => service.close())
 const pool = service.database.pool
 const rows = async <T>(sql: string, values: unknown[] = []) => (await pool.query(sql, values))[0] as T[]

@@ -4,7 +4,7 @@
 // while it waits, what the change set created is not committed either. A batch that ends with an operation
 // outside a change set logs after it, as before: its write is committed while the log waits.
 import t, { type Test } from 'tap'
-import { buildJsonBatch } from '../../support/build-batch-body.js'
+import { buildJsonBatch } from '../../../src/tools/shared/batch-body.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
 const service = await startTestService('batch_log_commit')

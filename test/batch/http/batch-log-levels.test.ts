@@ -1,7 +1,7 @@
 // service.md §4.4 rule 8 and decisions.md §8: at the `writes` level a batch of reads only is not logged;
 // a batch that writes is, with its operations under the same batch id.
 import t from 'tap'
-import { buildJsonBatch } from '../../support/build-batch-body.js'
+import { buildJsonBatch } from '../../../src/tools/shared/batch-body.js'
 import { demoConfigurationWithLogLevel, startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
 const configFile = demoConfigurationWithLogLevel('writes')

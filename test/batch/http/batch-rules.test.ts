@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs'
 import net from 'node:net'
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../../src/tools/shared/batch-body.js'
 import { startTestService, TOKEN_ROOT, DEMO_BASIC } from '../../support/test-service.js'
 
-const service = await startTestService('batch_rules', { seed: true })
+const service = await startTestService('batch_rules', { data: 'demo' })
 t.teardown(() => service.close())
 const pool = service.database.pool
 const [[{ Ref_Key: productKey }]] = (await pool.query('SELECT Ref_Key FROM c_Products ORDER BY Code LIMIT 1')) as unknown as [

@@ -2,10 +2,10 @@
 // rules 3, 5, 6, 8; §7 rows 424 and 500; decisions.md §7).
 import t from 'tap'
 import type { JsonValue } from '../../../src/batch/intake/index.js'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../../src/tools/shared/batch-body.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
-const service = await startTestService('batch_writes', { seed: true })
+const service = await startTestService('batch_writes', { data: 'demo' })
 t.teardown(() => service.close())
 const pool = service.database.pool
 const one = async <T>(sql: string, values: unknown[] = []): Promise<T> => ((await pool.query(sql, values))[0] as T[])[0]!

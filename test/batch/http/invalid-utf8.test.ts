@@ -2,7 +2,7 @@
 // operation of a multipart batch (alone or in a change set, where consecutive creates are written
 // together), a JSON batch. Nothing is stored, so no U+FFFD reaches the database in their place.
 import t from 'tap'
-import { buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
+import { buildMultipartBatch, type OperationSpec } from '../../../src/tools/shared/batch-body.js'
 import { startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
 const service = await startTestService('batch_invalid_utf8')

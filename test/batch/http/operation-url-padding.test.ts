@@ -1,7 +1,7 @@
 // An operation URL with whitespace or a control character at either end is refused (400
 // UnsafeOperationUrl), and no credential of such a URL reaches the request log (decisions.md §8).
 import t from 'tap'
-import { buildJsonBatch } from '../../support/build-batch-body.js'
+import { buildJsonBatch } from '../../../src/tools/shared/batch-body.js'
 import { demoConfigurationWithLogLevel, startTestService, TOKEN_ROOT } from '../../support/test-service.js'
 
 const configFile = demoConfigurationWithLogLevel('all')

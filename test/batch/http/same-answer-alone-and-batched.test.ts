@@ -5,10 +5,10 @@
 // message, target) and answer headers are compared with the single request's. None of them changes data,
 // so every way finds the same state.
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch, type OperationSpec } from '../../../src/tools/shared/batch-body.js'
 import { startTestService, TOKEN_ROOT, type TestResponse } from '../../support/test-service.js'
 
-const service = await startTestService('same_answer', { seed: true })
+const service = await startTestService('same_answer', { data: 'demo' })
 t.teardown(() => service.close())
 const [rows] = await service.database.pool.query('SELECT Ref_Key, Code FROM c_Warehouses ORDER BY Code LIMIT 1')
 const warehouse = (rows as { Ref_Key: string; Code: string }[])[0]!

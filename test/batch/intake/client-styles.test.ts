@@ -14,11 +14,11 @@ import {
   ingest,
   outcomeKey,
   randomSplit,
-  seededRandom,
   splitAt,
   bodyText,
   outline,
 } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 const LIMITS = { maxOperations: 1000 }
 

@@ -8,20 +8,12 @@
 import { isUtf8 } from 'node:buffer'
 import t from 'tap'
 import type { BatchIntake } from '../../../src/batch/intake/batch-intake.js'
-import { buildJsonBatch, buildMultipartBatch } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { createJsonIntake } from '../../../src/batch/intake/json/json-intake.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart/multipart-intake.js'
-import {
-  type TapTest,
-  clientJsonBodies,
-  clientMultipartBodies,
-  ingest,
-  outcomeKey,
-  randomInteger,
-  randomSplit,
-  seededRandom,
-} from './intake-harness.js'
+import { type TapTest, clientJsonBodies, clientMultipartBodies, ingest, outcomeKey, randomInteger, randomSplit } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 // FUZZ_SCALE multiplies the mutants (`make fuzz` runs 50 times the suite's slice).
 const MUTANTS_PER_FORMAT = 4000 * Number(process.env.FUZZ_SCALE ?? 1)

@@ -1,4 +1,4 @@
-// Shared helpers of the intake tests: the bodies of the wire cases, chunking, a seeded random source, and a plain
+// Shared helpers of the intake tests: the bodies of the wire cases, chunking at random points, and a plain
 // summary of a BatchDocument that `t.same` can compare. (Not a test file: tap lists it as skipped.)
 
 import { readFileSync, readdirSync } from 'node:fs'
@@ -82,9 +82,7 @@ export function multipartProtocolCases(): MultipartSample[] {
     .map((batch) => ({ name: `protocol case "${batch.name}"`, body: batch.body, boundary: boundaryFromContentType(batch.contentType) }))
 }
 
-/** The suite's seeded generator (test/support/seeded-random.ts), so that every failure can be replayed. */
-export { mulberry32 as seededRandom } from '../../support/seeded-random.js'
-
+/** A draw of `random` (src/seed/random.ts's `seededRandom`, so that every failure can be replayed) below `below`. */
 export function randomInteger(random: () => number, below: number): number {
   return Math.floor(random() * below)
 }

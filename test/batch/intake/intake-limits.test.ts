@@ -3,7 +3,7 @@
 // the operation count, change-set members included.
 
 import t from 'tap'
-import { buildJsonBatch, buildMultipartBatch } from '../../support/build-batch-body.js'
+import { buildJsonBatch, buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import { countTopLevelParts } from '../../../src/batch/intake/multipart/count-top-level-parts.js'
 import { DEFAULT_INTAKE_LIMITS, resolveIntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { createJsonIntake } from '../../../src/batch/intake/json/json-intake.js'

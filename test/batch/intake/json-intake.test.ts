@@ -2,10 +2,11 @@
 // hostile input (depth, string and key lengths, token count, prototype pollution).
 
 import t from 'tap'
-import { buildJsonBatch } from '../../support/build-batch-body.js'
+import { buildJsonBatch } from '../../../src/tools/shared/batch-body.js'
 import { createJsonIntake } from '../../../src/batch/intake/json/json-intake.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
-import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom, splitAt } from './intake-harness.js'
+import { type TapTest, ingest, outcomeKey, randomSplit, splitAt } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 function parse(text: string, limits: Partial<IntakeLimits> = {}) {
   return ingest(createJsonIntake({ limits }), [Buffer.from(text, 'utf8')])

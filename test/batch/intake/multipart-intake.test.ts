@@ -1,9 +1,10 @@
 // Multipart intake (OData 4.0, service.md §2.3): framing, part heads, embedded requests.
 
 import t from 'tap'
-import { buildMultipartBatch } from '../../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart/multipart-intake.js'
-import { ingest, outcomeKey, randomSplit, seededRandom, summarize, summarizeOperation } from './intake-harness.js'
+import { ingest, outcomeKey, randomSplit, summarize, summarizeOperation } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 /** Parses a body written with `\n` line ends turned into CRLF (unless `keepLineFeeds`). */
 function parse(text: string, options: { boundary?: string; keepLineFeeds?: boolean } = {}) {

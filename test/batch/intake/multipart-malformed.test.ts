@@ -2,10 +2,11 @@
 // hang, whatever the chunking.
 
 import t from 'tap'
-import { buildMultipartBatch } from '../../support/build-batch-body.js'
+import { buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart/multipart-intake.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
-import { type TapTest, ingest, outcomeKey, randomSplit, seededRandom } from './intake-harness.js'
+import { type TapTest, ingest, outcomeKey, randomSplit } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 /** Asserts BatchMalformed whole and at seeded random chunkings; returns the message. */
 function expectMalformed(t: TapTest, name: string, text: string, limits: Partial<IntakeLimits> = {}, boundary = 'b'): string {

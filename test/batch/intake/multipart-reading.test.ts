@@ -9,7 +9,7 @@ import type { BatchDocument } from '../../../src/batch/intake/batch-document.js'
 import type { IntakeLimits } from '../../../src/batch/intake/intake-limits.js'
 import { createMultipartIntake } from '../../../src/batch/intake/multipart/multipart-intake.js'
 import { ODataError } from '../../../src/errors.js'
-import { type MultipartBuildOptions, type OperationSpec, buildMultipartBatch } from '../../support/build-batch-body.js'
+import { type MultipartBuildOptions, type OperationSpec, buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import {
   clientMultipartBodies,
   fullOutcomeKey,
@@ -18,9 +18,9 @@ import {
   pushVolatile,
   randomInteger,
   randomSplit,
-  seededRandom,
   splitAt,
 } from './intake-harness.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 const SEED = Number(process.env.FUZZ_SEED ?? 0xfa57_9a7e)
 

@@ -6,14 +6,14 @@ import t from 'tap'
 import { ODataError } from '../../../src/errors.js'
 import { ExpressionError, type ExpressionLimits, type ParseStatistics } from '../../../src/odata/expression/index.js'
 import { PARSERS, type OptionName } from './fixtures/parse-helpers.js'
-import { mulberry32 } from '../../support/seeded-random.js'
+import { seededRandom } from '../../../src/seed/random.js'
 
 const SEED = 0x0da7a
 const RANDOM_STRINGS = 1500
 const MUTATIONS = 2500
 const DEEP_INPUTS = 300
 
-const random = mulberry32(SEED)
+const random = seededRandom(SEED)
 const integer = (below: number) => Math.floor(random() * below)
 const pick = <T>(items: readonly T[]): T => items[integer(items.length)]
 

@@ -3,8 +3,7 @@
 // with resources in thousandths and date-times as stored, so that a float's last digit or a row's place in
 // the answer does not count.
 import type { Test } from 'tap'
-import { encodePath } from '../../read/support/read-fixture.js'
-import { DEMO_BASIC, REFERENCE_ROOT, type TestService } from '../../support/test-service.js'
+import type { TestService } from '../../support/test-service.js'
 
 type Row = Record<string, unknown>
 
@@ -23,7 +22,7 @@ function normalise(row: Row): Row {
 const sorted = (rows: readonly Row[]) => rows.map((r) => JSON.stringify(Object.entries(r).sort(([a], [b]) => (a < b ? -1 : 1)))).sort()
 
 async function values(service: TestService, path: string): Promise<Row[]> {
-  const response = await service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC } })
+  const response = await service.get(path)
   if (response.status !== 200) throw new Error(`${path}: ${response.status} ${response.text.slice(0, 400)}`)
   return response.json().value
 }

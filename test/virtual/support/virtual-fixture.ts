@@ -5,10 +5,10 @@
 // (worked out by hand in the tests) and the wire cases of protocol/virtual can name them. The totals are
 // recomputed from the movements, as the seed does.
 import { accountRefKey } from '../../../src/model/account-key.js'
+import type { ServiceModel } from '../../../src/model/model.js'
 import type { Pool } from '../../../src/store/pool.js'
+import { insertRows } from '../../support/insert-rows.js'
 import { recomputeTotals } from '../../../src/store/totals-rebuild.js'
-import { DEMO_BASIC, REFERENCE_ROOT, startTestService, type TestResponse, type TestService } from '../../support/test-service.js'
-import { encodePath } from '../../read/support/read-fixture.js'
 
 const guid = (group: number, n: number) => `${String(group).padStart(8, '0')}-0000-4000-8000-${String(n).padStart(12, '0')}`
 
@@ -223,17 +223,8 @@ export const PRICES: readonly [string, string, string, number][] = [
   ['2024-02-10 00:00:00', P.p2, 'Retail', 20],
 ]
 
-async function insert(pool: Pool, table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void> {
-  if (rows.length === 0) return
-  const placeholders = `(${columns.map(() => '?').join(', ')})`
-  await pool.query(
-    `INSERT INTO \`${table}\` (${columns.map((c) => `\`${c}\``).join(', ')}) VALUES ${rows.map(() => placeholders).join(', ')}`,
-    rows.flat() as unknown[],
-  )
-}
-
-export async function loadVirtualFixture(pool: Pool, model: TestService['model']): Promise<void> {
-  await insert(
+export async function loadVirtualFixture(pool: Pool, model: ServiceModel): Promise<void> {
+  await insertRows(
     pool,
     'c_Products',
     ['Ref_Key', 'DataVersion', 'Code', 'Description'],
@@ -243,7 +234,7 @@ export async function loadVirtualFixture(pool: Pool, model: TestService['model']
       [P.p3, '1', '003', 'Washer'],
     ],
   )
-  await insert(
+  await insertRows(
     pool,
     'c_Warehouses',
     ['Ref_Key', 'DataVersion', 'Code', 'Description'],
@@ -252,7 +243,7 @@ export async function loadVirtualFixture(pool: Pool, model: TestService['model']
       [W.w2, '1', '02', 'Remote'],
     ],
   )
-  await insert(
+  await insertRows(
     pool,
     'c_Counterparties',
     ['Ref_Key', 'DataVersion', 'Code', 'Description'],
@@ -261,20 +252,20 @@ export async function loadVirtualFixture(pool: Pool, model: TestService['model']
       [C.c2, '1', '02', 'Globex'],
     ],
   )
-  await insert(
+  await insertRows(
     pool,
     'ar_Stock',
     ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'RecordType', 'Warehouse_Key', 'Product_Key', 'Quantity', 'Amount'],
     STOCK.map((m) => [m.recorder, m.type, m.line, m.period, m.active ? 1 : 0, m.recordType, m.warehouse, m.product, m.quantity, m.amount]),
   )
-  await insert(
+  await insertRows(
     pool,
     'ar_Sales',
     ['Recorder', 'Recorder_Type', 'LineNumber', 'Period', 'Active', 'Product_Key', 'Counterparty_Key', 'Quantity', 'Revenue'],
     SALES.map((s) => [s.recorder, SALE_TYPE, s.line, s.period, s.active ? 1 : 0, s.product, s.counterparty, s.quantity, s.revenue]),
   )
-  await insert(pool, 'ir_Prices', ['Period', 'Product_Key', 'PriceType', 'Price'], PRICES)
-  await insert(
+  await insertRows(pool, 'ir_Prices', ['Period', 'Product_Key', 'PriceType', 'Price'], PRICES)
+  await insertRows(
     pool,
     'ir_КурсыВалют',
     ['Period', 'Валюта', 'Курс', 'Кратность'],
@@ -285,7 +276,7 @@ export async function loadVirtualFixture(pool: Pool, model: TestService['model']
     ],
   )
   // The chart's accounts, as the seed writes them (navigations such as Account/Code read them).
-  await insert(
+  await insertRows(
     pool,
     'coa_Main',
     ['Ref_Key', 'DataVersion', 'DeletionMark', 'Code', 'Description', 'AccountType'],
@@ -297,27 +288,6 @@ export async function loadVirtualFixture(pool: Pool, model: TestService['model']
       [A.a90, '1', 0, '90', 'Sales', 'ActivePassive'],
     ],
   )
-  await insert(pool, 'acr_Main', ENTRY_COLUMNS, ENTRIES.map(entryRow))
+  await insertRows(pool, 'acr_Main', ENTRY_COLUMNS, ENTRIES.map(entryRow))
   await recomputeTotals(pool, model)
-}
-
-export interface VirtualService extends TestService {
-  get(path: string, headers?: Record<string, string>): Promise<TestResponse>
-  /** The `value` of a 200 answer (fails loudly otherwise). */
-  values(path: string): Promise<Record<string, unknown>[]>
-}
-
-export async function startVirtualService(name: string): Promise<VirtualService> {
-  const service = await startTestService(name)
-  await loadVirtualFixture(service.database.pool, service.model)
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    service.request('GET', `${REFERENCE_ROOT}${encodePath(path)}`, { headers: { Authorization: DEMO_BASIC, ...headers } })
-  return Object.assign(service, {
-    get,
-    async values(path: string) {
-      const response = await get(path)
-      if (response.status !== 200) throw new Error(`GET ${path}: ${response.status} ${response.text.slice(0, 500)}`)
-      return response.json().value as Record<string, unknown>[]
-    },
-  })
 }
