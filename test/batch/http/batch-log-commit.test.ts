@@ -36,11 +36,12 @@ async function withLogLocked(t: Test, send: () => Promise<{ status: number }>, w
   try {
     await locker.query('LOCK TABLES request_log WRITE')
     const answer = send()
-    // Bounded: the service's INSERT into the log shows in the process list as waiting for the lock.
+    // Bounded: the service's INSERT into the log shows in the process list as waiting for the lock. Only
+    // this test's database counts: another suite's log INSERT on the same server must not end the wait.
     let waiting = false
     for (let i = 0; i < 200 && !waiting; i++) {
       const [rows] = await pool.query(
-        "SELECT COUNT(*) AS c FROM information_schema.PROCESSLIST WHERE INFO LIKE 'INSERT INTO `request_log`%'",
+        "SELECT COUNT(*) AS c FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO LIKE 'INSERT INTO `request_log`%'",
       )
       waiting = (rows as { c: number }[])[0]!.c > 0
       if (!waiting) await new Promise((resolve) => setTimeout(resolve, 50))
