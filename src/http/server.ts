@@ -31,7 +31,7 @@ import { handleAdmin, isAdminPath } from './admin-endpoint.js'
 import { handleHealth, isHealthPath } from './health-endpoint.js'
 import { METRICS_PATH, handleMetrics } from './metrics-endpoint.js'
 import { type ObservablePool, observeRequest, unwatchPool, watchPool } from '../metrics/service-metrics.js'
-import { type RunningFront, startSerializingFront } from '../front/serializing-front.js'
+import { type RunningFront, startSerializingFront } from '../pipelining/serializing-front.js'
 import { MAX_REQUEST_HEAD_BYTES } from './uws-header-limit.js'
 
 export interface ServerOptions {
@@ -43,7 +43,7 @@ export interface ServerOptions {
   readonly corsOrigins?: string
   /**
    * HTTP_PIPELINING: `uws` (uWS alone: pipelined requests are answered only as far as it allows) or
-   * `serialize` (the front of src/front hands uWS one request of a connection at a time; docs/decisions.md, HTTP).
+   * `serialize` (the front of src/pipelining hands uWS one request of a connection at a time; docs/decisions.md, HTTP).
    */
   readonly pipelining?: 'uws' | 'serialize'
 }
