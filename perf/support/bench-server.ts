@@ -8,7 +8,7 @@
 // Usage: node build/perf/support/bench-server.js PORT
 import { buildModel } from '../../src/model/build-model.js'
 import { loadConfigurationFile } from '../../src/model/configuration.js'
-import { startServer } from '../../src/http/server.js'
+import { startListener } from '../../src/pipelining/start-listener.js'
 import { createServiceContext } from '../../src/service/service-context.js'
 import { setChangeRecording } from '../../src/store/change-record.js'
 import { createPool } from '../../src/store/pool.js'
@@ -19,7 +19,7 @@ const port = Number(process.argv[2])
 if (process.env.BENCH_CHANGE_RECORD === 'off') setChangeRecording(false)
 const model = buildModel(loadConfigurationFile('config/demo.json'))
 const pipelining = process.env.HTTP_PIPELINING === 'serialize' ? 'serialize' : 'uws'
-await startServer(createServiceContext(model, createPool(benchAddress()), process.env), { host: '127.0.0.1', port, pipelining })
+await startListener(createServiceContext(model, createPool(benchAddress()), process.env), { host: '127.0.0.1', port, pipelining })
 process.on('message', (message) => {
   if (message === 'cpu') process.send?.({ cpu: process.cpuUsage() })
   if (message === 'exit') process.exit(0)

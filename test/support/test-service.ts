@@ -9,7 +9,7 @@ import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ResultSetHeader } from 'mysql2'
-import { startServer } from '../../src/http/server.js'
+import { startListener } from '../../src/pipelining/start-listener.js'
 import { loadConfigurationFile } from '../../src/model/configuration.js'
 import { loadModel } from '../../src/model/load-model.js'
 import type { ResolvedSettings, ServiceModel } from '../../src/model/model.js'
@@ -116,7 +116,7 @@ export async function startTestService(name: string, options: ServiceOptions = {
       },
     })
   }
-  const server = await startServer(createServiceContext(model, database.pool, options.environment), {
+  const server = await startListener(createServiceContext(model, database.pool, options.environment), {
     host: '127.0.0.1',
     port: options.port ?? 0,
     pipelining: options.pipelining,
