@@ -2,7 +2,7 @@
 // `bench` subject (token `bench-token`) has a profile without rate rules, so a benchmark measures the
 // pipeline rather than the demo's 6,000-operations-a-minute rule.
 // Over IPC it answers 'cpu' with its process.cpuUsage() (the service's CPU time per operation) and exits
-// on 'exit', so that a `--cpu-prof` run (BENCH_CPU_PROF, perf/support/server-process.ts) writes its profile.
+// on 'exit', so that a `--cpu-prof` run (BENCH_CPU_PROF, test/support/service-child.ts) writes its profile.
 // HTTP_PIPELINING=serialize puts the request-serialising front before uWS, as the service's own setting does.
 // BENCH_CHANGE_RECORD=off runs it without the change record's notes, to measure what they cost.
 // Usage: node build/perf/support/bench-server.js PORT

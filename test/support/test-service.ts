@@ -3,7 +3,7 @@
 // as an operator runs it: for tests of signals, worker processes, the environment, or a crash). Either way
 // over a database of its own (created fresh, dropped on close) or one given, with a data set loaded, and
 // one handle: the port, a raw HTTP client and the shortcuts of the reference root.
-import { spawn, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
@@ -20,6 +20,7 @@ import type { Pool } from '../../src/store/pool.js'
 import { loadReadFixture } from '../service/read/support/read-fixture.js'
 import { loadVirtualFixture } from '../virtual/support/virtual-fixture.js'
 import { freePort } from './free-port.js'
+import { startServiceChild } from './service-child.js'
 import { createTestDatabase, databaseAtUrl, databaseUrl, type TestDatabase } from './test-database.js'
 
 export interface TestResponse {
@@ -137,9 +138,8 @@ async function startChild(
   options: ServiceOptions,
 ): Promise<Pick<ChildService, 'child' | 'output' | 'exited' | 'port' | 'stop'>> {
   const port = options.port ?? (await freePort())
-  const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: {
-      ...process.env,
+  const started = await startServiceChild('build/src/cli.js', ['serve'], {
+    environment: {
       DATABASE_URL: url,
       HOST: '127.0.0.1',
       SEED_SCALE: '0',
@@ -150,39 +150,11 @@ async function startChild(
       ...options.environment,
       PORT: String(port),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The URLs are printed once every process listens.
+    ready: /token flavour:/,
+    stopWith: 'SIGKILL',
   })
-  let text = ''
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()))
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
-  await new Promise<void>((resolve, reject) => {
-    const timeout = setTimeout(() => reject(new Error(`the service did not start in 120 s:\n${text}`)), 120_000)
-    const timer = setInterval(() => {
-      // The URLs are printed once every process listens.
-      if (/token flavour:/.test(text)) {
-        clearInterval(timer)
-        clearTimeout(timeout)
-        resolve()
-      }
-    }, 50)
-    void exited.then((status) => {
-      clearInterval(timer)
-      clearTimeout(timeout)
-      reject(new Error(`the service exited (${status}) before it served:\n${text}`))
-    })
-  })
-  return {
-    child,
-    port,
-    output: () => text,
-    exited,
-    async stop(signal: NodeJS.Signals = 'SIGKILL') {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill(signal)
-      await exited
-    },
-  }
+  return { child: started.child, port, output: started.output, exited: started.exited, stop: started.stop }
 }
 
 function clientOf(
