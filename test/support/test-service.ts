@@ -1,8 +1,8 @@
 // The one way a test starts the service: in this process (the default: the uWS server over a pool of this
 // process, so a test can read the database beside it) or as a child process (`node build/src/cli.js serve`,
-// as an operator runs it: for tests of signals, worker processes, the environment, or a crash). Either way
-// over a database of its own (created fresh, dropped on close) or one given, with a data set loaded, and
-// one handle: the port, a raw HTTP client and the shortcuts of the reference root.
+// as an operator runs it, through service-child.ts: for tests of signals, worker processes, the environment,
+// or a crash). Either way over a database of its own (created fresh, dropped on close) or one given, with a
+// data set loaded, and one handle: the port, a raw HTTP client and the shortcuts of the reference root.
 import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
