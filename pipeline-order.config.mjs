@@ -7,9 +7,10 @@
 export const stages = [
   ['cli'], //                 commands: serve, migrate, seed, recompute-totals
   ['ops'], //                 the process: environment, worker processes, graceful stop
+  ['pipelining'], //          HTTP_PIPELINING=serialize: the HTTP/1.1 framing front a request meets first; it
+  //                          starts uWS behind itself and hands it one request of a connection at a time
   ['http', 'tools'], //       uWS, mounts, authentication, the early refusals of $batch (decisions.md §7);
   //                          the loader and load driver, clients of the service over HTTP (they import none of it)
-  ['front'], //               HTTP_PIPELINING=serialize: the HTTP/1.1 framing front that hands uWS one request at a time
   ['batch'], //               intake, plan, rate rules, execute, answer and log of a $batch
   ['service', 'seed'], //     the dispatcher and its handlers, writes, reads; the demo data
   ['virtual', 'posting'], //  virtual-table sources; the generic poster

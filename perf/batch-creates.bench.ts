@@ -31,7 +31,7 @@ import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './supp
 import { databaseCpuReader } from './support/database-cpu.js'
 import { freePorts } from './support/free-port.js'
 import { printResult } from './support/report.js'
-import { startServerProcess, type ServerProcess } from './support/server-process.js'
+import { type ServiceChild, startBenchmarkServer } from '../test/support/service-child.js'
 
 const CLIENTS = 4
 const OPERATIONS = 100
@@ -129,7 +129,7 @@ interface Measured {
  * bodies built before the clock starts; the `real` client builds each batch as it sends it and parses every answer.
  */
 async function measure(
-  server: ServerProcess,
+  server: ServiceChild,
   port: number,
   kind: 'json' | 'multipart',
   seconds: number,
@@ -200,13 +200,13 @@ async function direct(direct: Pool, seconds: number): Promise<number> {
   return operations / (Number(process.hrtime.bigint() - started) / 1e9)
 }
 
-const service = await startServerProcess('./bench-server.js', [String(SERVICE_PORT)], { REQUEST_LOG_LEVEL: 'off' })
-const loggedService = await startServerProcess('./bench-server.js', [String(LOGGED_SERVICE_PORT)], { REQUEST_LOG_LEVEL: 'all' })
-const untrackedService = await startServerProcess('./bench-server.js', [String(UNTRACKED_SERVICE_PORT)], {
+const service = await startBenchmarkServer('bench-server.js', [String(SERVICE_PORT)], { REQUEST_LOG_LEVEL: 'off' })
+const loggedService = await startBenchmarkServer('bench-server.js', [String(LOGGED_SERVICE_PORT)], { REQUEST_LOG_LEVEL: 'all' })
+const untrackedService = await startBenchmarkServer('bench-server.js', [String(UNTRACKED_SERVICE_PORT)], {
   REQUEST_LOG_LEVEL: 'off',
   BENCH_CHANGE_RECORD: 'off',
 })
-const bare = await startServerProcess('./bare-create-server.js', [String(BARE_PORT)])
+const bare = await startBenchmarkServer('bare-create-server.js', [String(BARE_PORT)])
 const directPool = createPool(benchAddress(), { connectionLimit: CLIENTS })
 
 /**

@@ -7,15 +7,14 @@
 // Also measured in the same run: the intake's share of the end-to-end time, its time per batch (read in
 // this process from bodies like the ones sent, in 64 KB chunks) against the wall time per batch of the
 // throughput run, that is the server's timeline per batch (the goal is under 5 %).
-import { fork } from 'node:child_process'
 import http from 'node:http'
-import { fileURLToPath } from 'node:url'
 import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../src/tools/shared/batch-body.js'
 import type { BatchIntake } from '../src/batch/intake/batch-intake.js'
 import { createJsonIntake } from '../src/batch/intake/json/json-intake.js'
 import { createMultipartIntake } from '../src/batch/intake/multipart/multipart-intake.js'
 import { loadModel } from '../src/model/load-model.js'
 import { createPool } from '../src/store/pool.js'
+import { startBenchmarkServer } from '../test/support/service-child.js'
 import { benchAddress, prepareBenchDatabase } from './support/bench-database.js'
 import { directDocumentWriter } from './support/direct-document-writer.js'
 import { printResult } from './support/report.js'
@@ -180,9 +179,8 @@ async function directThroughput(): Promise<number> {
 
 /** The server in a child process with a subject of its own, so its rate rules do not throttle the run. */
 async function startServer(port: number): Promise<() => void> {
-  const child = fork(fileURLToPath(new URL('./support/bench-server.js', import.meta.url)), [String(port)], { stdio: 'inherit' })
-  await new Promise((resolve) => child.once('message', resolve))
-  return () => child.kill()
+  const server = await startBenchmarkServer('bench-server.js', [String(port)])
+  return () => void server.stop('SIGTERM')
 }
 
 const stop = await startServer(PORT)

@@ -18,10 +18,9 @@
 // Run: node scripts/run-benchmarks.mjs change-tracking   (BENCH_SECONDS for part 3; CHANGE_BENCH_ONLY=delta,
 // export or record runs only those parts; BENCH_CPU_PROF=<folder> profiles the service and the export tool)
 import { exportSelectSql } from './support/export-sql.js'
-import { fork, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { rmSync } from 'node:fs'
 import http from 'node:http'
-import { fileURLToPath } from 'node:url'
 import { NO_QUERY_OPTIONS } from '../src/odata/query-options.js'
 import type { ServiceRequest } from '../src/service/service-request.js'
 import { createServiceContext } from '../src/service/service-context.js'
@@ -32,6 +31,7 @@ import { readSeedMarker, seedDemoData } from '../src/seed/seed-data.js'
 import { parseDatabaseUrl } from '../src/store/database-url.js'
 import { migrate } from '../src/store/migrate.js'
 import { createPool, ensureDatabase } from '../src/store/pool.js'
+import { startBenchmarkServer } from '../test/support/service-child.js'
 import { prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { printResult } from './support/report.js'
 import { sizeServerMemory } from './support/server-memory.js'
@@ -42,7 +42,6 @@ const DELTA_SCALE = FULL ? Number(process.env.CHANGE_BENCH_SCALE ?? 1000) : SCAL
 const DELTA_DATABASE_URL = process.env.CHANGE_BENCH_DATABASE_URL || 'mysql://root@127.0.0.1:3306/odata_bench_1000'
 const ONLY = (process.env.CHANGE_BENCH_ONLY ?? '').split(',').filter((part) => part !== '')
 const wanted = (part: string) => ONLY.length === 0 || ONLY.includes(part)
-const PROFILE = process.env.BENCH_CPU_PROF
 const PORT = 18291
 const DELTA_PORT = 18292
 const SET = 'AccumulationRegister_Stock_RecordType'
@@ -60,18 +59,11 @@ console.log(
 )
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
-const childScript = fileURLToPath(new URL('./support/export-server.js', import.meta.url))
+// BENCH_CPU_PROF: the service under `node --cpu-prof` (the shared child starter's rule), and the exporter too.
+const PROFILE = process.env.BENCH_CPU_PROF
 const profileFlags = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []
-function startChild(args: string[], environment: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = fork(childScript, args, {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    execArgv: profileFlags,
-    env: { ...process.env, LOG_LEVEL: 'silent', ...environment },
-  })
-  return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child))
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)))
-  })
+async function startChild(args: string[], environment: Record<string, string> = {}): Promise<ChildProcess> {
+  return (await startBenchmarkServer('export-server.js', args, { LOG_LEVEL: 'silent', ...environment })).child
 }
 
 /** Stops a child started by startChild and waits for it (and its profile) to be gone. */

@@ -3,11 +3,10 @@
 // answer of such a batch. The figure is the operations/s the driver sustains against the bare server;
 // the baseline is the operations/s the service reaches on the same ingest in the same run (target ≥ 5:
 // the driver never hides the service's speed).
-import { fork } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import type { DriveReport } from '../src/tools/drive/drive-report.js'
 import { runWorkload } from '../src/tools/drive/run-workload.js'
 import { workloadFrom } from '../src/tools/drive/workload.js'
+import { startBenchmarkServer } from '../test/support/service-child.js'
 import { prepareBenchDatabase } from './support/bench-database.js'
 import { printResult } from './support/report.js'
 
@@ -41,24 +40,20 @@ function ingest(port: number) {
 }
 
 async function start(script: string, args: string[]): Promise<() => void> {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, { stdio: 'inherit' })
-  await new Promise((resolve, reject) => {
-    child.once('message', resolve)
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)))
-  })
-  return () => child.kill()
+  const server = await startBenchmarkServer(script, args)
+  return () => void server.stop('SIGTERM')
 }
 
 const { pool } = await prepareBenchDatabase(1)
 await pool.end()
-const stopService = await start('./support/bench-server.js', [String(SERVICE_PORT)])
+const stopService = await start('bench-server.js', [String(SERVICE_PORT)])
 let service: DriveReport
 try {
   service = await runWorkload(ingest(SERVICE_PORT))
 } finally {
   stopService()
 }
-const stopCanned = await start('./support/canned-batch-server.js', [String(CANNED_PORT), '100'])
+const stopCanned = await start('canned-batch-server.js', [String(CANNED_PORT), '100'])
 let canned: DriveReport
 try {
   canned = await runWorkload(ingest(CANNED_PORT))

@@ -10,11 +10,11 @@
 // Run: node scripts/run-benchmarks.mjs export-records   (SEED_SCALE to change the size; seeding the first
 // time takes minutes, the bench database is reused afterwards).
 import { exportSelectSql } from './support/export-sql.js'
-import { fork, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
-import { fileURLToPath } from 'node:url'
+import { startBenchmarkServer } from '../test/support/service-child.js'
 import { prepareBenchDatabase } from './support/bench-database.js'
 import { printResult } from './support/report.js'
 
@@ -34,14 +34,8 @@ console.log(`  ${rowCount} movements at SEED_SCALE ${SCALE}`)
 // The SQL the service runs for the export: every column, in key order (the read pipeline's own plan).
 const exportSql = exportSelectSql(model, SET)
 
-const childScript = fileURLToPath(new URL('./support/export-server.js', import.meta.url))
-
-function startChild(args: string[]): Promise<ChildProcess> {
-  const child = fork(childScript, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, LOG_LEVEL: 'silent' } })
-  return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child))
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)))
-  })
+async function startChild(args: string[]): Promise<ChildProcess> {
+  return (await startBenchmarkServer('export-server.js', args, { LOG_LEVEL: 'silent' })).child
 }
 
 async function baselineRowsPerSecond(): Promise<number> {

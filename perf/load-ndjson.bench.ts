@@ -11,6 +11,7 @@
 // flight kept it busier than 4 (ratios of 0.51 against 0.39 in two runs of 5,000 documents). The database is
 // BENCH_LOAD_DATABASE_URL, or BENCH_DATABASE_URL's with `_load` added to its name; the port a free one.
 import { spawn } from 'node:child_process'
+import { startServiceChild } from '../test/support/service-child.js'
 import { createServer } from 'node:net'
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -125,27 +126,19 @@ function cpuSeconds(pid: number): number {
 }
 
 async function startService(port: number, requestLog: 'all' | 'off'): Promise<() => void> {
-  const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: {
-      ...process.env,
+  const service = await startServiceChild('build/src/cli.js', ['serve'], {
+    environment: {
       DATABASE_URL: `mysql://${address.user}${address.password ? `:${address.password}` : ''}@${address.host}:${address.port}/${address.database}`,
       PORT: String(port),
       SEED_SCALE: '0.1',
       REQUEST_LOG_LEVEL: requestLog,
       LOG_LEVEL: 'silent',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    // The URLs are printed once the service listens.
+    ready: /token flavour/,
+    stopWith: 'SIGTERM',
   })
-  await new Promise<void>((resolve, reject) => {
-    let output = ''
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString()
-      if (output.includes('token flavour')) resolve()
-    })
-    child.once('exit', (code) => reject(new Error(`the service exited with ${code}: ${output}`)))
-  })
-  child.stdout!.resume()
-  return () => child.kill()
+  return () => void service.stop()
 }
 
 async function load(

@@ -5,10 +5,8 @@
 // through mysql2 by N connections, one transaction per document, multi-row INSERTs, totals upserted
 // from sums computed in the client — the physical limit of this database for this work. Target ≥ 0.5.
 // Documents alternate between the two kinds of the demo (a sale writes three registers).
-import { fork, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import net from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { extDimensionColumns } from '../src/model/build-model.js'
 import type { EntitySetModel, ServiceModel } from '../src/model/model.js'
 import { computeMovements, postingPlan, type EntityValues, type RegisterMovements } from '../src/posting/posting-plan.js'
@@ -16,6 +14,7 @@ import { registerSetOf } from '../src/posting/movement-store.js'
 import { createPool, type Pool, type PoolConnection } from '../src/store/pool.js'
 import { runInTransaction } from '../src/store/transaction.js'
 import { unpostDocument } from '../src/posting/post-document.js'
+import { startBenchmarkServer } from '../test/support/service-child.js'
 import { prepareBenchDatabase } from './support/bench-database.js'
 import { printResult } from './support/report.js'
 import { Statement } from '../src/statement.js'
@@ -147,19 +146,13 @@ function runService(port: number, seconds: number): Promise<HttpRun> {
 }
 
 async function measureService(port: number): Promise<number> {
-  const child: ChildProcess = fork(fileURLToPath(new URL('./support/key-read-servers.js', import.meta.url)), ['service', String(port)], {
-    stdio: 'inherit',
-  })
+  const server = await startBenchmarkServer('key-read-servers.js', ['service', String(port)])
   const stop = () => {
-    child.kill()
+    server.child.kill()
     process.exit(1)
   }
   process.once('SIGTERM', stop)
   process.once('SIGINT', stop)
-  await new Promise((resolve, reject) => {
-    child.once('message', resolve)
-    child.once('exit', (code) => reject(new Error(`the service process exited (${code}) before it was ready`)))
-  })
   await new Promise((resolve) => setTimeout(resolve, 300))
   try {
     await runService(port, 1) // warm-up
@@ -168,7 +161,7 @@ async function measureService(port: number): Promise<number> {
     if (unexpected.length > 0) throw new Error(`service: unexpected statuses ${JSON.stringify(run.statuses)}`)
     return run.documents / run.seconds
   } finally {
-    child.kill()
+    server.child.kill()
   }
 }
 

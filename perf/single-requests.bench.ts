@@ -13,7 +13,7 @@ import { databaseCpuReader } from './support/database-cpu.js'
 import { freePorts } from './support/free-port.js'
 import { runLoad } from './support/load-client.js'
 import { printResult } from './support/report.js'
-import { startServerProcess, type ServerProcess } from './support/server-process.js'
+import { type ServiceChild, startBenchmarkServer } from '../test/support/service-child.js'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const CONNECTIONS = 50
@@ -57,7 +57,7 @@ interface Measured {
 }
 
 async function measure(
-  server: ServerProcess,
+  server: ServiceChild,
   port: number,
   request: (i: number) => Buffer,
   status: number,
@@ -80,9 +80,9 @@ async function measure(
 /** Bare; the service without the front, with it, with it, without it; bare again: each figure against the mean bare run. */
 async function compare(
   name: string,
-  bareServer: [ServerProcess, number],
-  plain: [ServerProcess, number],
-  fronted: [ServerProcess, number],
+  bareServer: [ServiceChild, number],
+  plain: [ServiceChild, number],
+  fronted: [ServiceChild, number],
   request: (i: number) => Buffer,
   status: number,
 ): Promise<void> {
@@ -139,15 +139,15 @@ async function compare(
 }
 
 const servers = await Promise.all([
-  startServerProcess('./key-read-servers.js', ['service', String(SERVICE_PORT)]),
-  startServerProcess('./key-read-servers.js', ['bare', String(BARE_READ_PORT)]),
-  startServerProcess('./bare-create-server.js', [String(BARE_CREATE_PORT)]),
-  startServerProcess('./key-read-servers.js', ['service-serialize', String(FRONTED_PORT)]),
+  startBenchmarkServer('key-read-servers.js', ['service', String(SERVICE_PORT)]),
+  startBenchmarkServer('key-read-servers.js', ['bare', String(BARE_READ_PORT)]),
+  startBenchmarkServer('bare-create-server.js', [String(BARE_CREATE_PORT)]),
+  startBenchmarkServer('key-read-servers.js', ['service-serialize', String(FRONTED_PORT)]),
 ])
 const [service, bareRead, bareCreate, fronted] = servers
 try {
-  const plain: [ServerProcess, number] = [service!, SERVICE_PORT]
-  const withFront: [ServerProcess, number] = [fronted!, FRONTED_PORT]
+  const plain: [ServiceChild, number] = [service!, SERVICE_PORT]
+  const withFront: [ServiceChild, number] = [fronted!, FRONTED_PORT]
   await compare('single-requests get-by-key', [bareRead!, BARE_READ_PORT], plain, withFront, (i) => reads[i % reads.length]!, 200)
   await compare('single-requests post-catalog-item', [bareCreate!, BARE_CREATE_PORT], plain, withFront, () => create(), 201)
 } finally {

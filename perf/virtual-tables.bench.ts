@@ -21,10 +21,10 @@
 // migrate it, which recomputes the totals once if their layout is older than the code's. Before seeding and
 // measuring it gives InnoDB a buffer pool the size of such a database (support/server-memory.ts).
 // Run: node scripts/run-benchmarks.mjs virtual-tables
-import { fork, type ChildProcess } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import http from 'node:http'
-import { fileURLToPath } from 'node:url'
+import { startBenchmarkServer } from '../test/support/service-child.js'
 import { openBigBenchDatabase } from './support/big-bench-database.js'
 import { printResult } from './support/report.js'
 
@@ -140,16 +140,8 @@ const accountingYearSql =
 
 // ---- processes -----------------------------------------------------------------------------------
 
-const childScript = fileURLToPath(new URL('./support/export-server.js', import.meta.url))
-function startChild(args: string[]): Promise<ChildProcess> {
-  const child = fork(childScript, args, {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, LOG_LEVEL: 'silent', BENCH_DATABASE_URL: DATABASE_URL },
-  })
-  return new Promise((resolve, reject) => {
-    child.once('message', () => resolve(child))
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code}`)))
-  })
+async function startChild(args: string[]): Promise<ChildProcess> {
+  return (await startBenchmarkServer('export-server.js', args, { LOG_LEVEL: 'silent', BENCH_DATABASE_URL: DATABASE_URL })).child
 }
 
 /** Seconds and rows of the hand-written SQL, streamed and serialised in a child of its own. */

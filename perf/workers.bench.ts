@@ -4,9 +4,9 @@
 // one process, two processes, and one again, in the same run. The figure is two processes; the baseline
 // the mean of the two one-process runs. The load client runs on the same two cores as the service and
 // MySQL, so the ratio is what a second process gains on a host that is also its own client.
-import { spawn, type ChildProcess } from 'node:child_process'
 import http from 'node:http'
 import { buildJsonBatch, type OperationSpec } from '../src/tools/shared/batch-body.js'
+import { startServiceChild } from '../test/support/service-child.js'
 import { prepareBenchDatabase, benchAddress } from './support/bench-database.js'
 import { runLoad } from './support/load-client.js'
 import { printResult } from './support/report.js'
@@ -99,36 +99,22 @@ function postBatch(body: Buffer): Promise<void> {
 
 async function withService<T>(workers: number, work: () => Promise<T>): Promise<T> {
   const address = benchAddress()
-  const child: ChildProcess = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: {
-      ...process.env,
+  const service = await startServiceChild('build/src/cli.js', ['serve'], {
+    environment: {
       WORKERS: String(workers),
       PORT: String(PORT),
       SEED_SCALE: '1',
       LOG_LEVEL: 'warn',
       DATABASE_URL: `mysql://${address.user}${address.password ? `:${address.password}` : ''}@${address.host}:${address.port}/${address.database}`,
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  })
-  let text = ''
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()))
-  await new Promise<void>((resolve, reject) => {
-    const timer = setInterval(() => {
-      if (!/token flavour:/.test(text)) return
-      clearInterval(timer)
-      resolve()
-    }, 50)
-    child.once('exit', (code) => {
-      clearInterval(timer)
-      reject(new Error(`serve exited ${code}: ${text}`))
-    })
+    // The URLs are printed once every process listens.
+    ready: /token flavour:/,
+    stopWith: 'SIGTERM',
   })
   try {
     return await work()
   } finally {
-    const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.kill('SIGTERM')
-    await exited
+    await service.stop()
   }
 }
 

@@ -4,7 +4,7 @@
 //   service-serialize  the service behind the request-serialising front (HTTP_PIPELINING=serialize).
 // Usage: node build/perf/support/key-read-servers.js service|service-serialize|bare PORT   (over IPC: 'cpu' → process.cpuUsage(), 'exit')
 import * as uws from '../../src/http/uws.js'
-import { startServer } from '../../src/http/server.js'
+import { startListener } from '../../src/pipelining/start-listener.js'
 import { loadModel } from '../../src/model/load-model.js'
 import { createServiceContext } from '../../src/service/service-context.js'
 import { createPool } from '../../src/store/pool.js'
@@ -20,7 +20,7 @@ const sql = `SELECT ${columns} FROM \`${set.table}\` WHERE \`Ref_Key\` = ? LIMIT
 
 if (mode === 'service' || mode === 'service-serialize') {
   const pipelining = mode === 'service-serialize' ? 'serialize' : 'uws'
-  await startServer(createServiceContext(model, pool, process.env), { host: '127.0.0.1', port, pipelining })
+  await startListener(createServiceContext(model, pool, process.env), { host: '127.0.0.1', port, pipelining })
 } else {
   const app = uws.App()
   app.get('/*', (res, req) => {

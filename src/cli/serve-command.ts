@@ -2,7 +2,7 @@
 // configuration's, the demo data seeded into an empty database, then one process or WORKERS processes
 // serving, and a banner with the service roots, the credentials and a first request to try.
 import path from 'node:path'
-import { startServer } from '../http/server.js'
+import { startListener } from '../pipelining/start-listener.js'
 import { startRetention } from '../log/request-log-retention.js'
 import { PACKAGED_CONFIGURATION_FILE } from '../model/default-configuration.js'
 import { loadModel } from '../model/load-model.js'
@@ -94,7 +94,7 @@ async function serveOneProcess(
   stopWhen: (stopper: GracefulStopper) => void,
 ): Promise<void> {
   const context = createServiceContext(model, pool, process.env)
-  const server = await startServer(context, {
+  const server = await startListener(context, {
     host: environment.host,
     port: environment.port,
     metricsToken: environment.metricsToken,

@@ -41,7 +41,7 @@ export class Responder {
   /** Headers every answer to this request carries besides its own (CORS, src/http/cors.ts). */
   extraHeaders: Headers | undefined
   /**
-   * The server listens behind the pipelining front (src/front): a connection uWS stopped reading is closed
+   * The server listens behind the pipelining front (src/pipelining): a connection uWS stopped reading is closed
    * by the front once the answer is through, with the lingering close a client still sending needs.
    */
   behindFront = false

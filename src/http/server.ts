@@ -5,9 +5,6 @@
 // headers and URL are copied out synchronously, because `req` is invalid after the callback returns;
 // body chunks are copied, because the ArrayBuffer given to `onData` is only valid during the callback.
 import { startChangeRetention } from '../service/change-retention.js'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import * as uws from './uws.js'
 import { ODataError, toODataError } from '../errors.js'
 import { logger } from '../log/logger.js'
@@ -31,8 +28,6 @@ import { handleAdmin, isAdminPath } from './admin-endpoint.js'
 import { handleHealth, isHealthPath } from './health-endpoint.js'
 import { METRICS_PATH, handleMetrics } from './metrics-endpoint.js'
 import { type ObservablePool, observeRequest, unwatchPool, watchPool } from '../metrics/service-metrics.js'
-import { type RunningFront, startSerializingFront } from '../front/serializing-front.js'
-import { MAX_REQUEST_HEAD_BYTES } from './uws-header-limit.js'
 
 export interface ServerOptions {
   readonly host: string
@@ -42,10 +37,10 @@ export interface ServerOptions {
   /** CORS_ORIGINS: the allowed origins, over the configuration's `cors.allowedOrigins`. */
   readonly corsOrigins?: string
   /**
-   * HTTP_PIPELINING: `uws` (uWS alone: pipelined requests are answered only as far as it allows) or
-   * `serialize` (the front of src/front hands uWS one request of a connection at a time; docs/decisions.md, HTTP).
+   * Listen on this unix socket instead of host and port: behind the pipelining front (src/pipelining), which
+   * alone can reach the socket, so the `X-Forwarded-For` it sets is the client's address.
    */
-  readonly pipelining?: 'uws' | 'serialize'
+  readonly unixSocket?: string
 }
 
 export interface RunningServer {
@@ -60,8 +55,6 @@ export interface RunningServer {
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH'])
-/** At a graceful stop, how long the front's connections may take to pass on their last answers. */
-const FRONT_DRAIN_MS = 3000
 
 function absoluteRoot(headers: ReadonlyMap<string, string>, root: string, fallbackHost: string): string {
   const proto = headers.get('x-forwarded-proto') === 'https' ? 'https' : 'http'
@@ -79,7 +72,7 @@ export async function startServer(context: ServiceContext, options: ServerOption
   const authenticator = new Authenticator(context.model)
   const app = uws.App()
   const fallbackHost = `${options.host}:${options.port}`
-  const behindFront = options.pipelining === 'serialize'
+  const behindFront = options.unixSocket !== undefined
   const inFlight = new InFlight()
   const cors = new CorsPolicy(context.model.configuration.cors, options.corsOrigins)
   watchPool(context.pool as unknown as ObservablePool)
@@ -229,66 +222,35 @@ export async function startServer(context: ServiceContext, options: ServerOption
     }
   })
 
-  // Behind the front uWS listens on a unix socket in a directory of this user's alone.
-  const socketDirectory = behindFront ? mkdtempSync(join(tmpdir(), 'odata-uws-')) : undefined
-  // Also when the process ends without closing the server (a benchmark's child, a crash of the worker).
-  const removeSocketDirectory = () => {
-    if (!socketDirectory) return
-    process.off('exit', removeSocketDirectory)
-    rmSync(socketDirectory, { recursive: true, force: true })
-  }
-  if (socketDirectory) process.once('exit', removeSocketDirectory)
+  const unixSocket = options.unixSocket
   const listenSocket = await new Promise<uws.us_listen_socket>((resolve, reject) => {
     const listened = (socket: uws.us_listen_socket | false) => {
       if (socket) resolve(socket)
       else
         reject(
           new Error(
-            socketDirectory
-              ? `Cannot listen on a unix socket in ${socketDirectory}`
+            unixSocket
+              ? `Cannot listen on the unix socket ${unixSocket}`
               : `Cannot listen on ${options.host}:${options.port} (is the port taken?)`,
           ),
         )
     }
-    if (socketDirectory) app.listen_unix(listened, join(socketDirectory, 'uws.sock'))
+    if (unixSocket) app.listen_unix(listened, unixSocket)
     else app.listen(options.host, options.port, listened)
   })
-  let front: RunningFront | undefined
-  if (socketDirectory) {
-    const maxHeadBytes = Number(process.env.UWS_HTTP_MAX_HEADERS_SIZE) || MAX_REQUEST_HEAD_BYTES
-    try {
-      front = await startSerializingFront({
-        host: options.host,
-        port: options.port,
-        upstreamPath: join(socketDirectory, 'uws.sock'),
-        maxHeadBytes,
-      })
-    } catch (error) {
-      uws.us_listen_socket_close(listenSocket)
-      app.close()
-      removeSocketDirectory()
-      throw new Error(`Cannot listen on ${options.host}:${options.port}: ${(error as Error).message}`)
-    }
-  }
   let listening = true
   const stopListening = () => {
     context.settings.stopRefreshing()
     changeRetention.stop()
     unwatchPool(context.pool as unknown as ObservablePool)
-    front?.stopAccepting()
     if (listening) uws.us_listen_socket_close(listenSocket)
     listening = false
   }
-  const closeConnections = () => {
-    app.close()
-    front?.closeAll()
-    removeSocketDirectory()
-  }
   return {
-    port: front?.port ?? uws.us_socket_local_port(listenSocket),
+    port: uws.us_socket_local_port(listenSocket),
     close: () => {
       stopListening()
-      closeConnections()
+      app.close()
     },
     async stop(timeoutMs) {
       stopListening()
@@ -296,9 +258,6 @@ export async function startServer(context: ServiceContext, options: ServerOption
       await inFlight.idle(timeoutMs)
       const cutOff = inFlight.size
       app.close()
-      // Answers uWS has written may still be on their way through the front: its connections end after them.
-      await front?.drain(FRONT_DRAIN_MS)
-      removeSocketDirectory()
       return cutOff
     },
   }

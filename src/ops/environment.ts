@@ -23,7 +23,7 @@ export interface ProcessEnvironment {
   readonly stopTimeoutSeconds: number
   readonly metricsToken: string | undefined
   readonly corsOrigins: string | undefined
-  /** HTTP_PIPELINING: `serialize` puts the request-serialising front before uWS (src/front). */
+  /** HTTP_PIPELINING: `serialize` puts the request-serialising front before uWS (src/pipelining). */
   readonly pipelining: 'uws' | 'serialize'
   /** REQUEST_LOG_KEEP_DAYS, REQUEST_LOG_KEEP_ROWS: how much of the request log is kept (docs/request-log.md). */
   readonly logRetention: RetentionPolicy

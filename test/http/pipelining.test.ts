@@ -1,4 +1,4 @@
-// HTTP/1.1 pipelining through the request-serialising front (HTTP_PIPELINING=serialize, src/front): requests
+// HTTP/1.1 pipelining through the request-serialising front (HTTP_PIPELINING=serialize, src/pipelining): requests
 // written back to back on one connection, those that wait for the database included, are answered in order
 // with their own bodies, whether they arrive in one write or in pieces cut anywhere. The first request of a
 // pipeline is held on a table another session has locked until every byte is written, so the later requests

@@ -1,15 +1,15 @@
 // The one way a test starts the service: in this process (the default: the uWS server over a pool of this
 // process, so a test can read the database beside it) or as a child process (`node build/src/cli.js serve`,
-// as an operator runs it: for tests of signals, worker processes, the environment, or a crash). Either way
-// over a database of its own (created fresh, dropped on close) or one given, with a data set loaded, and
-// one handle: the port, a raw HTTP client and the shortcuts of the reference root.
-import { spawn, type ChildProcess } from 'node:child_process'
+// as an operator runs it, through service-child.ts: for tests of signals, worker processes, the environment,
+// or a crash). Either way over a database of its own (created fresh, dropped on close) or one given, with a
+// data set loaded, and one handle: the port, a raw HTTP client and the shortcuts of the reference root.
+import type { ChildProcess } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { ResultSetHeader } from 'mysql2'
-import { startServer } from '../../src/http/server.js'
+import { startListener } from '../../src/pipelining/start-listener.js'
 import { loadConfigurationFile } from '../../src/model/configuration.js'
 import { loadModel } from '../../src/model/load-model.js'
 import type { ResolvedSettings, ServiceModel } from '../../src/model/model.js'
@@ -20,6 +20,7 @@ import type { Pool } from '../../src/store/pool.js'
 import { loadReadFixture } from '../service/read/support/read-fixture.js'
 import { loadVirtualFixture } from '../virtual/support/virtual-fixture.js'
 import { freePort } from './free-port.js'
+import { startServiceChild } from './service-child.js'
 import { createTestDatabase, databaseAtUrl, databaseUrl, type TestDatabase } from './test-database.js'
 
 export interface TestResponse {
@@ -116,7 +117,7 @@ export async function startTestService(name: string, options: ServiceOptions = {
       },
     })
   }
-  const server = await startServer(createServiceContext(model, database.pool, options.environment), {
+  const server = await startListener(createServiceContext(model, database.pool, options.environment), {
     host: '127.0.0.1',
     port: options.port ?? 0,
     pipelining: options.pipelining,
@@ -137,9 +138,8 @@ async function startChild(
   options: ServiceOptions,
 ): Promise<Pick<ChildService, 'child' | 'output' | 'exited' | 'port' | 'stop'>> {
   const port = options.port ?? (await freePort())
-  const child = spawn(process.execPath, ['build/src/cli.js', 'serve'], {
-    env: {
-      ...process.env,
+  const started = await startServiceChild('build/src/cli.js', ['serve'], {
+    environment: {
       DATABASE_URL: url,
       HOST: '127.0.0.1',
       SEED_SCALE: '0',
@@ -150,39 +150,11 @@ async function startChild(
       ...options.environment,
       PORT: String(port),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The URLs are printed once every process listens.
+    ready: /token flavour:/,
+    stopWith: 'SIGKILL',
   })
-  let text = ''
-  child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()))
-  child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString()))
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)))
-  await new Promise<void>((resolve, reject) => {
-    const timeout = setTimeout(() => reject(new Error(`the service did not start in 120 s:\n${text}`)), 120_000)
-    const timer = setInterval(() => {
-      // The URLs are printed once every process listens.
-      if (/token flavour:/.test(text)) {
-        clearInterval(timer)
-        clearTimeout(timeout)
-        resolve()
-      }
-    }, 50)
-    void exited.then((status) => {
-      clearInterval(timer)
-      clearTimeout(timeout)
-      reject(new Error(`the service exited (${status}) before it served:\n${text}`))
-    })
-  })
-  return {
-    child,
-    port,
-    output: () => text,
-    exited,
-    async stop(signal: NodeJS.Signals = 'SIGKILL') {
-      if (child.exitCode !== null || child.signalCode !== null) return
-      child.kill(signal)
-      await exited
-    },
-  }
+  return { child: started.child, port, output: started.output, exited: started.exited, stop: started.stop }
 }
 
 function clientOf(

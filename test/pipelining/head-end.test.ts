@@ -2,7 +2,7 @@
 // bytes arrive: however the head is cut between packets, it must see nothing until the empty line is all
 // there, and from then on always the same end (the same line ends, the same start of what follows).
 import t from 'tap'
-import { headEnd } from '../../src/front/head-end.js'
+import { headEnd } from '../../src/pipelining/head-end.js'
 
 const CASES: readonly { name: string; input: string; expected: ReturnType<typeof headEnd> }[] = [
   {

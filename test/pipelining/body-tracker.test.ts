@@ -1,8 +1,8 @@
 // The front counts a body off the byte stream by its framing: wherever the stream is cut, the body must end
 // at the same byte and the bytes forwarded must be the same.
 import t from 'tap'
-import type { BodyFraming } from '../../src/front/body-framing.js'
-import { BodyTracker } from '../../src/front/body-tracker.js'
+import type { BodyFraming } from '../../src/pipelining/body-framing.js'
+import { BodyTracker } from '../../src/pipelining/body-tracker.js'
 import { splitAt } from '../batch/intake/intake-harness.js'
 
 function track(framing: BodyFraming, pieces: readonly Buffer[]): { end: number | undefined; malformed: boolean; forwarded: string } {

@@ -3,7 +3,7 @@
 // and write out the same plain body. Every input is checked whole (against what is expected of it), cut at
 // every point, cut at every pair of points (the short ones), and cut at random points.
 import t from 'tap'
-import { ChunkedScanner } from '../../src/front/chunked-scanner.js'
+import { ChunkedScanner } from '../../src/pipelining/chunked-scanner.js'
 import { seededRandom } from '../../src/seed/random.js'
 import { randomSplit, splitAt } from '../batch/intake/intake-harness.js'
 
