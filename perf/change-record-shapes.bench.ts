@@ -14,7 +14,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import type { PoolConnection } from '../src/store/pool.js'
 import { createPool } from '../src/store/pool.js'
 import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
-import { printResult } from './support/report.js'
+import { compareShapes } from './support/shape-rounds.js'
 
 const CLIENTS = 4
 const ROWS = 100
@@ -72,62 +72,19 @@ async function transaction(connection: PoolConnection, shape: Shape): Promise<vo
 
 const direct = createPool(benchAddress(), { connectionLimit: CLIENTS })
 
-/** Rows per second of the shape, 4 connections for `seconds`. */
-async function measure(shape: Shape, seconds: number): Promise<number> {
-  let done = 0
-  const started = process.hrtime.bigint()
-  const deadline = started + BigInt(Math.round(seconds * 1e9))
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      const connection = await direct.getConnection()
-      try {
-        while (process.hrtime.bigint() < deadline) {
-          await transaction(connection, shape)
-          done += ROWS
-        }
-      } finally {
-        connection.release()
-      }
-    }),
-  )
-  return done / (Number(process.hrtime.bigint() - started) / 1e9)
-}
-
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
-const SHAPES: Shape[] = ['rows', 'folded', 'one-row']
 try {
-  for (const shape of ['none', ...SHAPES] as Shape[]) await measure(shape, 1) // warm-up
-  const ratios = new Map<Shape, number[]>(SHAPES.map((shape) => [shape, []]))
-  const rates = new Map<Shape, number[]>(SHAPES.map((shape) => [shape, []]))
-  const bare: number[] = []
-  for (let round = 0; round < ROUNDS; round++) {
-    const before = await measure('none', SECONDS)
-    const measured = new Map<Shape, number>()
-    for (const shape of SHAPES) measured.set(shape, await measure(shape, SECONDS))
-    const after = await measure('none', SECONDS)
-    const baseline = (before + after) / 2
-    bare.push(baseline)
-    for (const shape of SHAPES) {
-      ratios.get(shape)!.push(measured.get(shape)! / baseline)
-      rates.get(shape)!.push(measured.get(shape)!)
-    }
-  }
-  for (const shape of SHAPES) {
-    printResult({
-      benchmark: `change-record-shapes ${shape}`,
-      figure: median(rates.get(shape)!),
-      unit: 'rows/s',
-      baseline: median(bare),
-      baselineName: 'the same transactions without notes',
-      extra: { rounds: ROUNDS, ratioRuns: ratios.get(shape), ratioMedian: median(ratios.get(shape)!) },
-    })
-    console.log(
-      `  ${shape}: median of the rounds' ratios ${median(ratios.get(shape)!).toFixed(2)} (rounds: ${ratios
-        .get(shape)!
-        .map((r) => r.toFixed(2))
-        .join(', ')})`,
-    )
-  }
+  await compareShapes<Shape>({
+    benchmark: 'change-record-shapes',
+    pool: direct,
+    clients: CLIENTS,
+    rows: ROWS,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    baseline: 'none',
+    baselineName: 'the same transactions without notes',
+    shapes: ['rows', 'folded', 'one-row'],
+    transaction,
+  })
 } finally {
   await direct.end()
   await cleanUp()
