@@ -137,6 +137,8 @@ async function startService(port: number, requestLog: 'all' | 'off'): Promise<()
     // The URLs are printed once the service listens.
     ready: /token flavour/,
     stopWith: 'SIGTERM',
+    // BENCH_CPU_PROF=<folder> profiles the service (test/support/service-child.ts).
+    benchmark: true,
   })
   return () => void service.stop()
 }

@@ -1,9 +1,12 @@
 // The baseline of the ingest benchmarks: receipts with their Goods written straight through mysql2, as a
 // hand-written loader would: per batch one transaction, one multi-row INSERT for the documents, one for their
-// rows, one per register for the movements the posting rules give, and the stock totals upserted once.
+// rows, one per register for the movements the posting rules give, and each register's totals upserted once.
 import { randomUUID } from 'node:crypto'
 import type { ServiceModel } from '../../src/model/model.js'
+import { registerSetOf } from '../../src/posting/movement-store.js'
+import { recorderOf } from '../../src/posting/post-document.js'
 import { computeMovements, postingPlan } from '../../src/posting/posting-plan.js'
+import { registerTotals } from '../../src/store/totals.js'
 import { quoteIdentifier as q } from '../../src/sql/quote-identifier.js'
 import type { PoolConnection } from '../../src/store/pool.js'
 
@@ -43,11 +46,15 @@ export function directDocumentWriter(model: ServiceModel): DocumentWriter {
     await connection.query(insertRows, [rows])
     for (const [table, entry] of movements)
       await connection.query(`INSERT INTO ${q(table)} (${entry.columns.map(q).join(', ')}) VALUES ?`, [entry.rows])
-    // Totals: the stock register's monthly net change, one upsert per batch.
-    await connection.query(
-      "INSERT INTO `ar_Stock__totals` (`Period`, `Warehouse_Key`, `Product_Key`, `Quantity`, `Amount`) SELECT '2025-06-01', `Warehouse_Key`, `Product_Key`, SUM(`Quantity`), SUM(`Amount`) FROM `ar_Stock` WHERE `Recorder` IN (?) GROUP BY `Warehouse_Key`, `Product_Key` ON DUPLICATE KEY UPDATE `Quantity` = `ar_Stock__totals`.`Quantity` + VALUES(`Quantity`), `Amount` = `ar_Stock__totals`.`Amount` + VALUES(`Amount`)",
-      [documents.map((d) => d[0])],
-    )
+    // Totals: every register's monthly totals that the service keeps (the stock register's and the accounting
+    // register's), with the same upserts, last before the COMMIT as the service writes them.
+    const keys = documents.map((d) => d[0])
+    for (const recordTypeSet of plan.recordTypeSets) {
+      const totals = registerTotals(model, registerSetOf(model, recordTypeSet))
+      if (!totals) continue
+      const statement = totals.addMany(keys as string[], recorderOf(model, documentSet, '').type)
+      await connection.query(statement.text, statement.parameters as unknown[])
+    }
     await connection.commit()
   }
 }

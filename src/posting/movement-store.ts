@@ -15,6 +15,7 @@ import { ODataError } from '../errors.js'
 import type { EntitySetModel, PropertyModel, ServiceModel } from '../model/model.js'
 import { id, idList, join, rowValues, sql, type Statement } from '../sql/sql-template.js'
 import { recordChanges, recordRows } from '../store/change-record.js'
+import { deferStatement } from '../store/deferred-statements.js'
 import { registerTotals } from '../store/totals.js'
 import { isDuplicateKey, type Transaction } from '../store/transaction.js'
 import type { RegisterMovements } from './posting-plan.js'
@@ -127,7 +128,7 @@ export async function insertMovements(
       throw error
     }
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
-    if (totals) await transaction.run(totals.add(recorder.key, recorder.type))
+    if (totals) deferStatement(transaction, totals.add(recorder.key, recorder.type))
   }
 }
 
@@ -171,6 +172,6 @@ export async function insertMovementsOfNewRecorders(
       throw error
     }
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
-    if (totals) await transaction.run(totals.addMany(recorderKeys, recorderType))
+    if (totals) deferStatement(transaction, totals.addMany(recorderKeys, recorderType))
   }
 }

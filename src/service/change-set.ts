@@ -7,10 +7,13 @@
 //   been answered then (endsChangeSet);
 // - the writing of consecutive creates of one set, and of the Posts of some of them, in multi-row
 //   statements (writes/write-many.ts), after the same admission as one by one;
-// - one hook that runs last before the COMMIT (the batch writes its request log there).
+// - one hook that runs last before the COMMIT (the batch writes its request log there);
+// - the statements an operation deferred to the end of the transaction (store/deferred-statements.ts) run
+//   before the next operation of the set.
 import { isDatabaseUnreachable } from '../database-failures.js'
 import { ODataError } from '../errors.js'
 import type { ResponseSink } from '../respond/response-sink.js'
+import { runDeferredStatements } from '../store/deferred-statements.js'
 import { isDeadlock, runInTransaction, type Transaction } from '../store/transaction.js'
 import { admitRequest, handleRequest } from './handle-request.js'
 import type { ServiceContext } from './service-context.js'
@@ -63,9 +66,15 @@ export async function runChangeSet(
 
 function scopeOf(context: ServiceContext, transaction: Transaction): ChangeSetScope {
   return {
-    run: (request, sink) => handleRequest(context, request, sink, transaction),
+    // What the operations before deferred (their totals upserts) runs before the next one begins, so that
+    // it reads the totals and movements as they would be one request at a time.
+    async run(request, sink) {
+      await runDeferredStatements(transaction)
+      await handleRequest(context, request, sink, transaction)
+    },
     async runTogether(creates, postedIndexes, sinks) {
       if (!creates.every(admitted)) return false
+      await runDeferredStatements(transaction)
       const operation = prepareWriteMany(context, creates, postedIndexes)
       const results = operation === undefined ? undefined : await operation(transaction)
       if (results === undefined) return false

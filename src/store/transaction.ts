@@ -14,6 +14,7 @@
 import { isDatabaseUnreachable, isNodeUnavailable, wasNeverSent } from '../database-failures.js'
 import { discardRecordedChanges, writeRecordedChanges } from './change-record.js'
 import { type Database, SourceDatabase } from './database.js'
+import { discardDeferredStatements, runDeferredStatements } from './deferred-statements.js'
 import { isPool, type Pool, type PoolConnection } from './pool.js'
 
 /**
@@ -140,13 +141,18 @@ export async function runInTransaction<T>(
       try {
         await connection.query('START TRANSACTION')
         const result = await work(transaction)
-        // The change record's notes go last, in this transaction (change-record.ts).
+        // The statements deferred to the end (deferred-statements.ts: the most contended row locks), then the
+        // change record's notes, last (change-record.ts). Not the other way round: the notes take the change
+        // clock's shared lock, and a writer that held it while waiting for another's totals rows would close a
+        // cycle with a delta reader waiting for the clock and that other writer queued behind the reader.
+        await runDeferredStatements(transaction)
         await writeRecordedChanges(transaction)
         committing = true
         await connection.query('COMMIT')
         return result
       } catch (error) {
         discardRecordedChanges(transaction)
+        discardDeferredStatements(transaction)
         // A node that cannot serve keeps its connection out of the pool even when the ROLLBACK went through.
         usable = (await rollBack(connection)) && !isDatabaseUnreachable(error)
         const next = attempt >= attempts ? 'give-up' : afterFailure(error, committing, usable, owned, options.idempotent === true)
