@@ -8,6 +8,7 @@
 // its last page; each later run follows the kept link and writes only what changed since (removed rows as
 // their key with `_removed`), then keeps the new link. `--follow` does that again every interval, appending.
 import { rmSync } from 'node:fs'
+import { ReusableBody } from '../shared/reusable-body.js'
 import { errorOf, type ServiceAnswer, type ServiceClient } from '../shared/service-client.js'
 import { readExportState, writeExportState, type ExportState } from './export-checkpoint.js'
 import type { ExportTarget } from './export-plan.js'
@@ -72,12 +73,13 @@ async function getPage(
   path: string,
   headers: Record<string, string>,
   retryForSeconds: number,
+  into: ReusableBody,
 ): Promise<ServiceAnswer> {
   const started = Date.now()
   for (let attempt = 1; ; attempt++) {
     let reason: string
     try {
-      const answer = await client.request('GET', path, { headers })
+      const answer = await client.request('GET', path, { headers, into })
       if (answer.status !== 503 && answer.status !== 429) return answer
       reason = `the service answered ${answer.status}`
     } catch (error) {
@@ -116,6 +118,10 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
   let removed = 0
   let pages = 0
   let total: number | undefined
+  // Two bodies, taken in turn: a page is read into one while the page before it, in the other, is written.
+  const bodies = [new ReusableBody(), new ReusableBody()]
+  let turn = 0
+  const nextBody = () => bodies[turn++ % 2]!
   if (!options.changes && !resumed) {
     const counted = await client.request('GET', `${firstPath({ ...target, select: undefined }).replace(/(\?|$)/, '/$count$1')}`)
     if (counted.status === 200) total = Number(counted.text())
@@ -128,7 +134,7 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
       const headers: Record<string, string> = {
         prefer: tracked ? `odata.track-changes,odata.maxpagesize=${options.pageSize}` : `odata.maxpagesize=${options.pageSize}`,
       }
-      let pending = getPage(client, path, headers, options.retryForSeconds)
+      let pending = getPage(client, path, headers, options.retryForSeconds, nextBody())
       // The first page is checkpointed at once, later ones once a second.
       let checkpointed = 0
       for (;;) {
@@ -150,7 +156,7 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
         if (next !== undefined) {
           // The next page is on its way while this one is written.
           path = underRoot(client, next)
-          pending = getPage(client, path, headers, options.retryForSeconds)
+          pending = getPage(client, path, headers, options.retryForSeconds, nextBody())
           pending.catch(() => undefined)
         }
         removed += await page.write()
