@@ -159,14 +159,25 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
             `${target.resource} does not track changes with these options (catalogs, documents, registers; $filter and $select only)`,
           )
         const page = output.read(answer)
-        const next = page.members['@odata.nextLink'] as string | undefined
-        if (next !== undefined) {
+        const asked = page.members['@odata.nextLink'] as string | undefined
+        if (asked !== undefined) {
           // The next page is on its way while this one is written.
-          path = underRoot(client, next)
+          path = underRoot(client, asked)
           pending = getPage(client, path, headers, options.retryForSeconds, nextBody())
           pending.catch(() => undefined)
         }
         removed += await page.write()
+        // Written, the page's links are sure; when the link read from its end before was not the right one
+        // (a row's text that looked like the page's end), that answer is let go and the right page asked for.
+        const next = page.members['@odata.nextLink'] as string | undefined
+        if (next !== asked) {
+          if (asked !== undefined) await pending.catch(() => undefined)
+          if (next !== undefined) {
+            path = underRoot(client, next)
+            pending = getPage(client, path, headers, options.retryForSeconds, nextBody())
+            pending.catch(() => undefined)
+          }
+        }
         rows += page.rows
         pages++
         progress.update(rows, total)
