@@ -69,19 +69,35 @@ export interface ChangedKey {
 /**
  * The rows of `table` changed after `after` up to `upTo`, each once, at its last note in that range, in
  * note order: a page of a delta. A row noted again later in the range is left for its later note, so
- * paging by `seq` shows it once. Reads O(page) notes through the indexes, whatever the table's size:
- * the later note is looked for with an anti-join on `(table_name, key_hash, seq)` (a NOT EXISTS subquery
- * took five times as long on MariaDB), the 16-byte hash standing for the key.
+ * paging by `seq` shows it once. Reads O(page) notes through the indexes, whatever the table's size.
+ *
+ * Two forms of the same answer, chosen by how many notes the range can hold at most (`upTo - after`, every
+ * table's notes counted):
+ * - a range of at most `SCAN_WHOLE_RANGE_PAGES` pages (a delta taken at the pace of its changes, the usual
+ *   case) is read whole, and a window keeps each row's last note: one pass over the notes, about half the
+ *   time of a lookup per note on MariaDB (perf/change-tracking.bench.ts, docs/change-tracking.md);
+ * - a longer range would be read again for each of its pages, so there each note looks for a later note of
+ *   its row with an anti-join on `(table_name, key_hash, seq)` (a NOT EXISTS subquery took five times as
+ *   long), and only the page's notes are read. The 16-byte hash stands for the key in both.
  */
 export async function changedKeys(pool: Pool, table: string, after: string, upTo: string, limit: number): Promise<ChangedKey[]> {
+  const wholeRange = BigInt(upTo) - BigInt(after) <= BigInt(limit) * SCAN_WHOLE_RANGE_PAGES
   const rows = await databaseOf(pool).rows<{ seq: string | number; key_values: string }>(
-    sql`SELECT c.seq, c.key_values FROM _changes c
+    wholeRange
+      ? sql`SELECT seq, key_values FROM (
+  SELECT seq, key_values, ROW_NUMBER() OVER (PARTITION BY key_hash ORDER BY seq DESC) AS later_notes
+  FROM _changes WHERE table_name = ${table} AND seq > ${after} AND seq <= ${upTo}
+) notes WHERE later_notes = 1 ORDER BY seq LIMIT ${limit}`
+      : sql`SELECT c.seq, c.key_values FROM _changes c
 LEFT JOIN _changes l ON l.table_name = c.table_name AND l.key_hash = c.key_hash AND l.seq > c.seq AND l.seq <= ${upTo}
 WHERE c.table_name = ${table} AND c.seq > ${after} AND c.seq <= ${upTo} AND l.seq IS NULL
 ORDER BY c.seq LIMIT ${limit}`,
   )
   return rows.map((row) => ({ seq: String(row.seq), keyText: row.key_values }))
 }
+
+/** Up to how many pages' worth of notes a range may hold for `changedKeys` to read it whole. */
+const SCAN_WHOLE_RANGE_PAGES = 4n
 
 /**
  * Drops at most `chunk` notes recorded before `before` (oldest first), never the newest note (its number

@@ -3,7 +3,7 @@
 // are not structure, annotated rows (their own or a table part row's) are rewritten and the others passed
 // through; and the exact scaling of decimals for Parquet (src/tools/export/parquet-output.ts).
 import t from 'tap'
-import { pageAsNdjson, splitPageRows } from '../../src/tools/export/page-rows.js'
+import { pageAsNdjson, peekMembers, splitPageRows } from '../../src/tools/export/page-rows.js'
 import { scaledDecimal } from '../../src/tools/export/scaled-decimal.js'
 
 const rows = [
@@ -62,6 +62,32 @@ t.test('an empty page and a page of one', async (t) => {
   t.equal(Buffer.concat(pageAsNdjson(one, (row) => row)).toString(), '{"a":"}"}\n')
   t.throws(() => splitPageRows(Buffer.from('{"error":{}}')), /no value array/)
   t.throws(() => splitPageRows(Buffer.from('{"value":[{"a":"b')), /ends inside/)
+})
+
+t.test("a page's links read from its end agree with the scan, whatever its rows and links hold", async (t) => {
+  const tricky = [
+    ...rows,
+    { Ref_Key: 'j', Description: '],"@odata.nextLink":"http://fake/S?$skiptoken=9"}' },
+    { Ref_Key: 'k', Description: ']}' },
+  ]
+  const pages = [
+    { value: rows, '@odata.nextLink': 'http://h/S?$skiptoken=1' },
+    { value: tricky },
+    { value: tricky, '@odata.deltaLink': "http://h/S?$filter=Code in ('a]','b')&$deltatoken=x" },
+    { '@odata.context': 'c', value: tricky, '@odata.nextLink': 'http://h/S?$filter=a],"b":1}&$skiptoken=2' },
+    { value: [] },
+    { value: [], '@odata.nextLink': 'n]' },
+  ]
+  for (const answer of pages) {
+    const body = Buffer.from(JSON.stringify(answer))
+    const peeked = peekMembers(body)
+    const scanned = splitPageRows(body)
+    t.ok(peeked, 'read from the end')
+    const links = (members: Record<string, unknown> | undefined) => [members?.['@odata.nextLink'], members?.['@odata.deltaLink']]
+    t.same(links(peeked?.members), links(scanned.members), 'the same links as the scan')
+    t.equal(peeked?.arrayEnd, scanned.arrayEnd, 'the same end of the array')
+  }
+  t.equal(peekMembers(Buffer.from('{"error":{}}')), undefined, 'no array: left to the scan')
 })
 
 t.test('decimals are scaled from their decimal text, not by float multiplication', async (t) => {

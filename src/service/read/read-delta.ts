@@ -89,7 +89,8 @@ export async function readDelta(
   const present = parsed.filter === null ? new Set<string>() : await presentKeys(run, set, base, keys)
 
   const idPrefix = `${request.serviceRoot}${encodeURIComponent(set.name)}`
-  const idOf = (values: readonly unknown[]) => idPrefix + canonicalKey(set, (property) => values[set.key.indexOf(property)])
+  const keyIndex = new Map(set.key.map((property, i) => [property, i]))
+  const idOf = (values: readonly unknown[]) => idPrefix + canonicalKey(set, (property) => values[keyIndex.get(property)!])
   const keyMembers = createMembersWriter(set.key.map((property, i) => outputField(property.name, i, property, format)))
   const shown = new Set<string>()
 

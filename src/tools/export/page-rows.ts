@@ -26,6 +26,8 @@ export interface PageRows {
   readonly ends: readonly number[]
   /** Whether row i has an annotation, its own or in a table part row. */
   readonly annotated: readonly boolean[]
+  /** Where the `value` array closes. */
+  readonly arrayEnd: number
 }
 
 /** The index just past the string whose opening quote is at `at`. */
@@ -85,7 +87,38 @@ export function splitPageRows(body: Buffer): PageRows {
   const rest = `${body.toString('utf8', 0, marker + 9)}${body.toString('utf8', arrayEnd)}`
   const members = JSON.parse(rest) as Record<string, unknown>
   delete members.value
-  return { body, members, starts, ends, annotated }
+  return { body, members, starts, ends, annotated, arrayEnd }
+}
+
+/** How many `]` from the end `peekMembers` tries before it leaves the members to the scan. */
+const PEEK_TRIES = 4
+
+/**
+ * The members after the `value` array (`@odata.nextLink`, `@odata.deltaLink`; not those before it), read from the end of the page
+ * without scanning its rows: the text after the last `]` of the body that is followed by the rest of a JSON
+ * object (a `]` inside a link is not: the text after it is not JSON). So the next page can be asked for at
+ * once, while this one is scanned. Whatever the rows hold comes before the array's real end, which is
+ * found first from the end; still the scan confirms it (run-export.ts). Undefined when no `]` near the end
+ * is followed by members.
+ */
+export function peekMembers(body: Buffer): { members: Record<string, unknown>; arrayEnd: number } | undefined {
+  let at = body.length
+  for (let tries = 0; tries < PEEK_TRIES; tries++) {
+    at = body.lastIndexOf(CLOSE_BRACKET, at - 1)
+    if (at < 0) return undefined
+    const rest = body.toString('utf8', at + 1).trimEnd()
+    if (rest === '}') return { members: {}, arrayEnd: at }
+    if (rest.startsWith(',')) {
+      try {
+        const members = JSON.parse(`{${rest.slice(1)}`) as unknown
+        if (typeof members === 'object' && members !== null && !Array.isArray(members))
+          return { members: members as Record<string, unknown>, arrayEnd: at }
+      } catch {
+        // Not the array's end: a `]` inside the members or the last row.
+      }
+    }
+  }
+  return undefined
 }
 
 const NEWLINE = Buffer.from('\n')

@@ -9,13 +9,17 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { readServiceMetadata } from '../load/service-metadata.js'
 import type { ServiceAnswer, ServiceClient } from '../shared/service-client.js'
 import type { ExportTarget } from './export-plan.js'
-import { pageAsNdjson, splitPageRows } from './page-rows.js'
+import { pageAsNdjson, peekMembers, splitPageRows } from './page-rows.js'
 import { columnSpecsFromRows, columnSpecsOf, openParquetOutput, type ColumnSpec, type ParquetOutput } from './parquet-output.js'
 import { createRowFormat, exportedRow, REMOVED_COLUMN, type Row } from './row-format.js'
 
 export interface ReadPage {
-  /** The answer's members besides `value` (`@odata.nextLink`, `@odata.deltaLink`). */
+  /**
+   * The answer's members besides `value` (`@odata.nextLink`, `@odata.deltaLink`). Before `write` they may be
+   * read from the page's end without its rows (page-rows.ts: peekMembers), a guess; after it they are sure.
+   */
   readonly members: Record<string, unknown>
+  /** Rows of the page, known once it is written. */
   readonly rows: number
   /** Writes the page's rows; resolves to how many of them were removed rows. */
   write(): Promise<number>
@@ -134,11 +138,19 @@ export async function createPageWriter(options: PageWriterOptions): Promise<Page
     resumable: true,
     read(answer) {
       if (passThrough) {
-        const page = splitPageRows(answer.body)
+        // The links are read from the page's end at once, so that the next page is asked for while this
+        // one is scanned (the service would wait for the scan otherwise); the scan in `write` confirms them.
+        const peeked = peekMembers(answer.body)
+        let page = peeked === undefined ? splitPageRows(answer.body) : undefined
         return {
-          members: page.members,
-          rows: page.starts.length,
+          get members() {
+            return page === undefined ? peeked!.members : page.members
+          },
+          get rows() {
+            return page === undefined ? 0 : page.starts.length
+          },
           async write() {
+            page ??= splitPageRows(answer.body)
             let removed = 0
             const pieces = pageAsNdjson(page, (text) => {
               const entity = rowOf(JSON.parse(text) as Row, target.columns)

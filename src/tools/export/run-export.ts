@@ -8,6 +8,7 @@
 // its last page; each later run follows the kept link and writes only what changed since (removed rows as
 // their key with `_removed`), then keeps the new link. `--follow` does that again every interval, appending.
 import { rmSync } from 'node:fs'
+import { ReusableBody } from '../shared/reusable-body.js'
 import { errorOf, type ServiceAnswer, type ServiceClient } from '../shared/service-client.js'
 import { readExportState, writeExportState, type ExportState } from './export-checkpoint.js'
 import type { ExportTarget } from './export-plan.js'
@@ -72,12 +73,13 @@ async function getPage(
   path: string,
   headers: Record<string, string>,
   retryForSeconds: number,
+  into: ReusableBody,
 ): Promise<ServiceAnswer> {
   const started = Date.now()
   for (let attempt = 1; ; attempt++) {
     let reason: string
     try {
-      const answer = await client.request('GET', path, { headers })
+      const answer = await client.request('GET', path, { headers, into })
       if (answer.status !== 503 && answer.status !== 429) return answer
       reason = `the service answered ${answer.status}`
     } catch (error) {
@@ -116,9 +118,20 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
   let removed = 0
   let pages = 0
   let total: number | undefined
+  // Two bodies, taken in turn: a page is read into one while the page before it, in the other, is written.
+  const bodies = [new ReusableBody(), new ReusableBody()]
+  let turn = 0
+  const nextBody = () => bodies[turn++ % 2]!
   if (!options.changes && !resumed) {
-    const counted = await client.request('GET', `${firstPath({ ...target, select: undefined }).replace(/(\?|$)/, '/$count$1')}`)
-    if (counted.status === 200) total = Number(counted.text())
+    // The count is for the progress bar only: asked beside the first page, not before it (counting a million
+    // rows takes the server a good part of a second, which the export would otherwise wait out idle).
+    const countPath = `${firstPath({ ...target, select: undefined }).replace(/(\?|$)/, '/$count$1')}`
+    client.request('GET', countPath).then(
+      (counted) => {
+        if (counted.status === 200) total = Number(counted.text())
+      },
+      () => undefined,
+    )
   }
   try {
     for (;;) {
@@ -128,7 +141,7 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
       const headers: Record<string, string> = {
         prefer: tracked ? `odata.track-changes,odata.maxpagesize=${options.pageSize}` : `odata.maxpagesize=${options.pageSize}`,
       }
-      let pending = getPage(client, path, headers, options.retryForSeconds)
+      let pending = getPage(client, path, headers, options.retryForSeconds, nextBody())
       // The first page is checkpointed at once, later ones once a second.
       let checkpointed = 0
       for (;;) {
@@ -146,14 +159,25 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
             `${target.resource} does not track changes with these options (catalogs, documents, registers; $filter and $select only)`,
           )
         const page = output.read(answer)
-        const next = page.members['@odata.nextLink'] as string | undefined
-        if (next !== undefined) {
+        const asked = page.members['@odata.nextLink'] as string | undefined
+        if (asked !== undefined) {
           // The next page is on its way while this one is written.
-          path = underRoot(client, next)
-          pending = getPage(client, path, headers, options.retryForSeconds)
+          path = underRoot(client, asked)
+          pending = getPage(client, path, headers, options.retryForSeconds, nextBody())
           pending.catch(() => undefined)
         }
         removed += await page.write()
+        // Written, the page's links are sure; when the link read from its end before was not the right one
+        // (a row's text that looked like the page's end), that answer is let go and the right page asked for.
+        const next = page.members['@odata.nextLink'] as string | undefined
+        if (next !== asked) {
+          if (asked !== undefined) await pending.catch(() => undefined)
+          if (next !== undefined) {
+            path = underRoot(client, next)
+            pending = getPage(client, path, headers, options.retryForSeconds, nextBody())
+            pending.catch(() => undefined)
+          }
+        }
         rows += page.rows
         pages++
         progress.update(rows, total)

@@ -1,6 +1,7 @@
 // An HTTP client of one OData service root over keep-alive connections (undici's Pool): the load and
 // drive tools talk to the service only through it, as any other client would.
 import { Pool } from 'undici'
+import type { ReusableBody } from './reusable-body.js'
 
 export interface ServiceAnswer {
   readonly status: number
@@ -40,7 +41,12 @@ export class ServiceClient {
   async request(
     method: string,
     relative: string,
-    options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+    options: {
+      headers?: Record<string, string>
+      body?: string | Buffer
+      /** Where the answer's body is read: it stays valid until the next answer is read there. */
+      into?: ReusableBody
+    } = {},
   ): Promise<ServiceAnswer> {
     const response = await this.pool.request({
       method: method as 'GET',
@@ -48,7 +54,7 @@ export class ServiceClient {
       headers: { ...this.common, ...(options.headers ?? {}) },
       body: options.body,
     })
-    const body = Buffer.from(await response.body.arrayBuffer())
+    const body = options.into ? await options.into.fill(response.body) : Buffer.from(await response.body.arrayBuffer())
     return {
       status: response.statusCode,
       headers: response.headers,
