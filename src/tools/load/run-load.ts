@@ -87,9 +87,11 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
   const progress = createProgress({ terminal: options.terminal })
   const started = Date.now()
   try {
-    const metadata = await readServiceMetadata(client)
-    const limits = await readBatchLimits(client)
     const sender = new BatchSender(client, options.retryForSeconds)
+    // The first requests wait for a service that is down or restarting like every later one (--retry-for).
+    const waiting = { request: (_method: 'GET', relative: string) => sender.read(relative) }
+    const metadata = await readServiceMetadata(waiting)
+    const limits = await readBatchLimits(waiting)
     const resolver = new ReferenceResolver(client)
     const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0, resumedRejected: 0, linesRejected: 0 }
     const inputs: InputSummary[] = []
