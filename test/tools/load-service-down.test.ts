@@ -48,6 +48,9 @@ t.test("a refusal names the address that refused; DATABASE_URL's only when it is
   const service = refusedConnectionMessage(refused, 'mysql://root@127.0.0.1:3306/odata_registers')
   t.equal(service, `Nothing answers at 127.0.0.1:${port} (connection refused): is the service running there?`)
   const database = refusedConnectionMessage(refused, `mysql://app:secret@127.0.0.1:${port}/odata_registers`)
-  t.equal(database, `No MySQL server answers at mysql://app:***@127.0.0.1:${port}/odata_registers: start one (make run does) or set DATABASE_URL`)
+  t.equal(
+    database,
+    `No MySQL server answers at mysql://app:***@127.0.0.1:${port}/odata_registers: start one (make run does) or set DATABASE_URL`,
+  )
   t.equal(refusedConnectionMessage(new Error('other'), 'mysql://root@127.0.0.1:3306/x'), undefined)
 })
