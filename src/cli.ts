@@ -3,7 +3,8 @@
 // file only runs it and turns an error into one line on stderr and exit status 1.
 import { runCommandLine } from './cli/command-line.js'
 import { ConfigurationError } from './model/configuration.js'
-import { DEFAULT_DATABASE_URL, redactDatabaseUrl } from './store/database-url.js'
+import { refusedConnectionMessage } from './cli/refused-connection.js'
+import { DEFAULT_DATABASE_URL } from './store/database-url.js'
 
 runCommandLine(process.argv.slice(2)).then(
   (status) => {
@@ -12,11 +13,11 @@ runCommandLine(process.argv.slice(2)).then(
   },
   (error: unknown) => {
     if (error instanceof ConfigurationError) console.error(error.message)
-    else if ((error as { code?: string }).code === 'ECONNREFUSED')
+    else
       console.error(
-        `No MySQL server answers at ${redactDatabaseUrl(process.env.DATABASE_URL || DEFAULT_DATABASE_URL)}: start one (make run does) or set DATABASE_URL`,
+        refusedConnectionMessage(error, process.env.DATABASE_URL || DEFAULT_DATABASE_URL) ??
+          (error instanceof Error ? error.message : error),
       )
-    else console.error(error instanceof Error ? error.message : error)
     process.exit(1)
   },
 )

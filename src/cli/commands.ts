@@ -13,8 +13,8 @@ export const COMMANDS: Readonly<Record<string, Command>> = {
     summary: 'migrate, seed an empty database with the demo data, and serve',
     usage: `odata-registers serve [--scale N]
   Checks the environment and the configuration, brings the schema to the configuration's, seeds the demo
-  data when the database is empty, and serves on HOST:PORT (127.0.0.1:8080) with WORKERS processes (one per
-  core). SIGTERM or SIGINT stops it gracefully (STOP_TIMEOUT_SECONDS).
+  data when the database is empty, and serves on HOST:PORT (127.0.0.1:8080) with WORKERS processes (half the
+  cores, at least one). SIGTERM or SIGINT stops it gracefully (STOP_TIMEOUT_SECONDS).
   --scale N   the demo data's scale when it seeds (SEED_SCALE, 1; 0 seeds nothing)
   Environment: CONFIG, DATABASE_URL, HOST, PORT, WORKERS, LOG_LEVEL, METRICS_TOKEN, CORS_ORIGINS, … (docs/settings.md)`,
     run: async (args) => (await import('./serve-command.js')).serveCommand(args),

@@ -133,6 +133,12 @@ t.test('the service commands take no stray argument', async (t) => {
   t.equal(await untouchedExists(), false, 'the database is still absent')
 })
 
+t.test("serve's usage states the WORKERS default the environment applies (half the cores)", async (t) => {
+  // readEnvironment's default is defaultWorkers (src/ops/environment.ts), held to [1, 1, 1, 2, 8] for 1, 2, 3, 4, 16 cores.
+  t.match(COMMANDS.serve.usage.replace(/\s+/g, ' '), 'WORKERS processes (half the cores, at least one)')
+  t.notMatch(COMMANDS.serve.usage, 'one per')
+})
+
 t.test('check-config accepts the multi-host DATABASE_URL of a Galera cluster', async (t) => {
   const ran = await run(['check-config'], { DATABASE_URL: 'mysql://root@10.0.0.1:3306,10.0.0.2:3306,[fd00::3]:3307/odata_registers' })
   t.equal(ran.status, 0, ran.stderr)

@@ -72,3 +72,26 @@ t.test('kill -9 of the service mid-load, started again: the loader waits, resume
   t.equal(summary.rejected, 0)
   await exactlyOnce(t, database.pool, n, 3)
 })
+
+t.test('the service stopped for good: the loader gives up with exit 2 and its summary of what was done', async (t) => {
+  const database = await createTestDatabase('tools_load_gave_up')
+  const service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' } })
+  t.teardown(async () => {
+    await service.stop()
+    await database.drop()
+  })
+  await loadCatalogs(`${service.origin}${TOKEN_ROOT}`)
+  const n = 500
+  const input = receiptsFile('gave-up.ndjson', n, 3)
+  const checkpoint = join(dir, 'gave-up.checkpoint')
+  const load = runCli([...receiptLoad(`${service.origin}${TOKEN_ROOT}`, input, checkpoint), '--retry-for', '2'])
+  await untilAcknowledged(checkpoint, 8, load.done)
+  await service.stop()
+  const finished = await load.done
+  t.equal(finished.code, 2, finished.stderr)
+  t.match(finished.stderr, /gave up after 2 s/)
+  const summary = summaryOf<LoadSummary>(finished.stdout)
+  t.match(summary.gaveUp, /gave up after 2 s/, 'the summary says why')
+  t.ok(summary.loaded > 0 && summary.loaded < n, `the summary counts what was loaded (${summary.loaded} of ${n})`)
+  t.ok(summary.connectionFailures > 0, 'and the failed connections')
+})

@@ -66,6 +66,37 @@ export class BatchSender {
     }
   }
 
+  /**
+   * A GET the load cannot go on without (the keys a lost batch may have written), waited out like a batch:
+   * 429 after its Retry-After, 503 and a failed connection within `retryFor`. Reading twice is harmless,
+   * so a failed connection is simply tried again.
+   */
+  async read(relative: string): Promise<ServiceAnswer> {
+    for (;;) {
+      let answer: ServiceAnswer
+      try {
+        answer = await this.client.request('GET', relative)
+      } catch (error) {
+        this.statistics.connectionFailures++
+        await this.pause(undefined, `the service did not answer: ${(error as Error).message}`)
+        continue
+      }
+      if (answer.status !== 503) this.lastAnswer = Date.now()
+      if (answer.status === 429) {
+        this.statistics.throttled++
+        await sleep((retryAfter(answer.headers['retry-after'], 1) ?? 1) * 1000)
+        continue
+      }
+      if (answer.status === 503) {
+        this.statistics.unavailable++
+        await this.pause(retryAfter(answer.headers['retry-after'], undefined), 'the service is unavailable (503)')
+        continue
+      }
+      this.failuresInRow = 0
+      return answer
+    }
+  }
+
   /** An operation answered 503 inside the batch (its change set rolled back): wait as for a whole 503. */
   async unavailable(seconds: number | undefined): Promise<void> {
     this.statistics.unavailable++

@@ -7,7 +7,7 @@
 // their Posts with multi-row INSERTs.
 import { memberOf, type OperationAnswer } from '../shared/batch-answer.js'
 import { buildBatchBody, type BatchFormat, type OperationSpec } from '../shared/batch-body.js'
-import type { ServiceAnswer, ServiceClient } from '../shared/service-client.js'
+import type { ServiceClient } from '../shared/service-client.js'
 import type { BatchSender } from './batch-sender.js'
 import { allowedOperations, type BatchLimits } from './service-limits.js'
 
@@ -153,19 +153,7 @@ async function settlePresent(context: DeliveryContext, target: DeliveryTarget, r
   for (let i = 0; i < uncertain.length; i += 40) {
     const keys = uncertain.slice(i, i + 40).map((r) => String(r.body.Ref_Key))
     const query = `${target.set}?$select=Ref_Key&$filter=${encodeURIComponent(`Ref_Key in (${keys.join(',')})`)}`
-    let answer: ServiceAnswer
-    for (;;) {
-      try {
-        answer = await context.client.request('GET', query)
-        if (answer.status === 429 || answer.status === 503) {
-          await new Promise((resolve) => setTimeout(resolve, (Number(answer!.headers['retry-after']) || 1) * 1000))
-          continue
-        }
-        break
-      } catch {
-        await context.sender.unavailable(undefined)
-      }
-    }
+    const answer = await context.sender.read(query)
     if (answer.status !== 200) throw new Error(`looking up keys in ${target.set} answered ${answer.status}: ${answer.text().slice(0, 200)}`)
     for (const item of (answer.json() as { value: { Ref_Key: string }[] }).value) found.add(item.Ref_Key)
   }

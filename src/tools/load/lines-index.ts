@@ -11,7 +11,7 @@ import { closeSync, openSync, readSync } from 'node:fs'
 import { csvRecords } from './csv-records.js'
 import { CsvScanner, type CsvRecord } from './csv-scanner.js'
 import { damagedLineJoins } from './damaged-line-joins.js'
-import { type InputLimits, type ReadProblem, rawRecord } from './input-limits.js'
+import { decodeText, type InputLimits, type ReadProblem, rawRecord } from './input-limits.js'
 import { headerColumns, recordOf } from './input-rows.js'
 import { InputError } from './input-source.js'
 
@@ -112,14 +112,17 @@ export class LinesIndex {
       }
       row++
       const joinBytes = record.fields[this.joinColumn]
-      if (joinBytes === undefined) {
+      // A join value that is no text (bad bytes, NUL) names no document: the line is unplaced, not an orphan.
+      const joinText = joinBytes === undefined ? undefined : decodeText(joinBytes, `line ${record.line}: the field ${this.join}`)
+      if (joinBytes === undefined || typeof joinText !== 'string') {
+        const why = typeof joinText === 'object' ? joinText : record.problem
         this.unplaced.push({
           line: record.line,
           row,
           joinValue: undefined,
           problem: {
             code: 'UnplacedLine',
-            message: `line ${record.line} of the lines file: its ${this.join} cannot be read, so no document can take it${record.problem ? ` (${record.problem.message})` : ''}`,
+            message: `line ${record.line} of the lines file: its ${this.join} cannot be read, so no document can take it${why ? ` (${why.message})` : ''}`,
           },
           raw: rawRecord(record.text, record.end - record.start),
         })

@@ -119,6 +119,10 @@ export async function loadCommand(args: readonly string[]): Promise<number> {
     // A person at a terminal reads text; a pipeline (or --json) reads the JSON line.
     if (process.stdout.isTTY && !a.flag('json')) console.log(summaryText(summary))
     else console.log(JSON.stringify({ event: 'summary', ...summary }))
+    if (summary.gaveUp) {
+      console.error(`odata-registers load: ${summary.gaveUp}`)
+      return 2
+    }
     if (summary.stopped) {
       console.error(`odata-registers load stopped: ${summary.stopped}`)
       return 1

@@ -55,6 +55,7 @@ export interface SummaryFigures {
   readonly checkpoint: string
   readonly rejects: string
   readonly stopped?: string
+  readonly gaveUp?: string
 }
 
 const number = (n: number) => n.toLocaleString('en-US')
@@ -81,5 +82,6 @@ export function summaryText(summary: SummaryFigures): string {
   lines.push(rejected > 0 ? `rejects: ${summary.rejects} (${number(rejected)})` : 'rejects: none')
   lines.push(`checkpoint: ${summary.checkpoint} (run the same command again to resume)`)
   if (summary.stopped) lines.push(`stopped: ${summary.stopped}`)
+  if (summary.gaveUp) lines.push(`gave up: ${summary.gaveUp}`)
   return lines.join('\n')
 }

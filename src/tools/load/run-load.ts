@@ -4,7 +4,7 @@
 // outcome written to the checkpoint (and a refusal to the reject file) as it comes.
 import type { BatchFormat } from '../shared/batch-body.js'
 import { ServiceClient } from '../shared/service-client.js'
-import { BatchSender } from './batch-sender.js'
+import { BatchSender, GaveUpError } from './batch-sender.js'
 import {
   deliverChangeSet,
   operationsPerRow,
@@ -73,6 +73,8 @@ export interface LoadSummary {
   rejects: string
   /** Why the load stopped before the end of an input (everything before that place has its outcome). */
   stopped?: string
+  /** Why the loader gave up waiting for the service (--retry-for); what the checkpoint acknowledged stays done. */
+  gaveUp?: string
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
@@ -87,13 +89,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
   const progress = createProgress({ terminal: options.terminal })
   const started = Date.now()
   try {
-    const metadata = await readServiceMetadata(client)
-    const limits = await readBatchLimits(client)
     const sender = new BatchSender(client, options.retryForSeconds)
+    // The first requests wait for a service that is down or restarting like every later one (--retry-for).
+    const waiting = { request: (_method: 'GET', relative: string) => sender.read(relative) }
+    const metadata = await readServiceMetadata(waiting)
+    const limits = await readBatchLimits(waiting)
     const resolver = new ReferenceResolver(client)
     const counts = { rows: 0, loaded: 0, present: 0, rejected: 0, resumed: 0, resumedRejected: 0, linesRejected: 0 }
     const inputs: InputSummary[] = []
     let stopped: string | undefined
+    let gaveUp: string | undefined
     try {
       for (const plan of options.files) {
         resolver.forget()
@@ -102,8 +107,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
         await loadFile(plan, { client, checkpoint, rejects, progress, sender, resolver, limits, counts, input, options, metadata })
       }
     } catch (error) {
-      if (!(error instanceof InputStop)) throw error
-      stopped = error.message
+      // Either way the summary tells what was done before: the user sees what was loaded and checkpointed.
+      if (error instanceof GaveUpError) gaveUp = error.message
+      else if (error instanceof InputStop) stopped = error.message
+      else throw error
     }
     const seconds = (Date.now() - started) / 1000
     return {
@@ -116,6 +123,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadSummary> {
       checkpoint: options.checkpointPath,
       rejects: options.rejectPath,
       ...(stopped ? { stopped } : {}),
+      ...(gaveUp ? { gaveUp } : {}),
     }
   } finally {
     progress.stop()

@@ -1,6 +1,7 @@
 // The service's batch limits, read rather than guessed (decisions.md §7, §8): `$settings` when the
 // subject may read it, then the figures the service states when it refuses a batch —
 // `400 TooManyOperations` ("… at most 100 are allowed", the profile's limit included) and `413`.
+import { GaveUpError } from './batch-sender.js'
 import type { ServiceClient } from '../shared/service-client.js'
 
 export interface BatchLimits {
@@ -13,7 +14,7 @@ export interface BatchLimits {
 const DEFAULT_OPERATIONS = 100
 const DEFAULT_MEGABYTES = 10
 
-export async function readBatchLimits(client: ServiceClient): Promise<BatchLimits> {
+export async function readBatchLimits(client: Pick<ServiceClient, 'request'>): Promise<BatchLimits> {
   try {
     const answer = await client.request('GET', '$settings')
     if (answer.status === 200) {
@@ -26,7 +27,8 @@ export async function readBatchLimits(client: ServiceClient): Promise<BatchLimit
         source: '$settings',
       }
     }
-  } catch {
+  } catch (error) {
+    if (error instanceof GaveUpError) throw error
     // an endpoint without $settings: the defaults, corrected by the first refusal
   }
   return { maxOperations: DEFAULT_OPERATIONS, maxBytes: DEFAULT_MEGABYTES * 1024 * 1024, source: 'default' }

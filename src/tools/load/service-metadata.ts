@@ -31,7 +31,7 @@ export interface ServiceMetadata {
   readonly sets: ReadonlyMap<string, EntityShape>
 }
 
-export async function readServiceMetadata(client: ServiceClient): Promise<ServiceMetadata> {
+export async function readServiceMetadata(client: Pick<ServiceClient, 'request'>): Promise<ServiceMetadata> {
   const answer = await client.request('GET', '$metadata')
   if (answer.status !== 200) throw new Error(`GET $metadata answered ${answer.status}: ${answer.text().slice(0, 200)}`)
   return parseMetadata(answer.text())
