@@ -46,20 +46,7 @@ export class BatchSender {
         return { kind: 'lost', message: (error as Error).message }
       }
       this.statistics.batches++
-      // A 503 is no answer to the batch: a service that keeps saying it is unavailable is given up on
-      // like one that does not answer.
-      if (answer.status !== 503) this.lastAnswer = Date.now()
-      if (answer.status === 429) {
-        this.statistics.throttled++
-        await sleep((retryAfter(answer.headers['retry-after'], 1) ?? 1) * 1000)
-        continue
-      }
-      if (answer.status === 503) {
-        this.statistics.unavailable++
-        await this.pause(retryAfter(answer.headers['retry-after'], undefined), 'the service is unavailable (503)')
-        continue
-      }
-      this.failuresInRow = 0
+      if (await this.waitedOut(answer)) continue
       if (answer.status !== 200) return { kind: 'refused', status: answer.status, ...errorOf(answer) }
       const contentType = String(answer.headers['content-type'] ?? '')
       return { kind: 'answered', operations: readBatchAnswer(contentType, answer.body) }
@@ -81,20 +68,30 @@ export class BatchSender {
         await this.pause(undefined, `the service did not answer: ${(error as Error).message}`)
         continue
       }
-      if (answer.status !== 503) this.lastAnswer = Date.now()
-      if (answer.status === 429) {
-        this.statistics.throttled++
-        await sleep((retryAfter(answer.headers['retry-after'], 1) ?? 1) * 1000)
-        continue
-      }
-      if (answer.status === 503) {
-        this.statistics.unavailable++
-        await this.pause(retryAfter(answer.headers['retry-after'], undefined), 'the service is unavailable (503)')
-        continue
-      }
-      this.failuresInRow = 0
+      if (await this.waitedOut(answer)) continue
       return answer
     }
+  }
+
+  /**
+   * Waits out a 429 (its Retry-After) or a 503 (within `retryFor`) and says so; any other answer counts as
+   * the service answering. A 503 is no answer: a service that keeps saying it is unavailable is given up on
+   * like one that does not answer.
+   */
+  private async waitedOut(answer: ServiceAnswer): Promise<boolean> {
+    if (answer.status !== 503) this.lastAnswer = Date.now()
+    if (answer.status === 429) {
+      this.statistics.throttled++
+      await sleep((retryAfter(answer.headers['retry-after'], 1) ?? 1) * 1000)
+      return true
+    }
+    if (answer.status === 503) {
+      this.statistics.unavailable++
+      await this.pause(retryAfter(answer.headers['retry-after'], undefined), 'the service is unavailable (503)')
+      return true
+    }
+    this.failuresInRow = 0
+    return false
   }
 
   /** An operation answered 503 inside the batch (its change set rolled back): wait as for a whole 503. */
