@@ -3,31 +3,45 @@
 // mid-load and the service started again while the loader waits; each row exactly once afterwards, read
 // back from the database, and the totals equal to a recomputation.
 import { join } from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { createTestDatabase } from '../support/test-database.js'
 import type { LoadSummary } from '../../src/tools/load/run-load.js'
 import { runCli, summaryOf } from '../support/run-cli.js'
 import { count, dir, exactlyOnce, exitedCleanly, loadCatalogs, receiptsFile, untilAcknowledged } from '../support/load-fixtures.js'
 import { startTestService, TOKEN_ROOT } from '../support/test-service.js'
 
-/** The load both crash tests run: receipts posted, 10 rows a change set, 3 in flight, with a checkpoint. */
-function receiptLoad(root: string, input: string, checkpoint: string): string[] {
-  const options = ['--set', 'Document_GoodsReceipt', '--post', '--url', root, '--token', 'bench-token']
-  return ['load', input, ...options, '--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint]
+/** Receipts per test: enough that a crash lands mid-load. */
+const n = 500
+
+/**
+ * What every test here starts from: a database of its own, the service as a child process over it (so it can
+ * be stopped like a crashed one) with the catalogs loaded, and the file of `n` receipts. The teardown stops
+ * whichever service `current` holds then (a test may start another on the same port).
+ */
+async function crashFixture(t: Test, name: string) {
+  const database = await createTestDatabase(`tools_load_${name.replaceAll('-', '_')}`)
+  const current = { service: await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' } }) }
+  t.teardown(async () => {
+    await current.service.stop()
+    await database.drop()
+  })
+  const root = `${current.service.origin}${TOKEN_ROOT}`
+  await loadCatalogs(root)
+  const input = receiptsFile(`${name}.ndjson`, n, 3)
+  const checkpoint = join(dir, `${name}.checkpoint`)
+  /** The load every test runs: receipts posted, 10 rows a change set, 3 in flight, with a checkpoint. */
+  const loadArgs = (...more: string[]) => [
+    'load',
+    input,
+    ...['--set', 'Document_GoodsReceipt', '--post', '--url', root, '--token', 'bench-token'],
+    ...['--rows-per-change-set', '10', '--concurrency', '3', '--checkpoint', checkpoint, ...more],
+  ]
+  return { database, current, checkpoint, loadArgs }
 }
 
 t.test('kill -9 of the loader mid-load, then the same command: each row exactly once', async (t) => {
-  const database = await createTestDatabase('tools_load_kill_loader')
-  const service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' } })
-  t.teardown(async () => {
-    await service.stop()
-    await database.drop()
-  })
-  await loadCatalogs(`${service.origin}${TOKEN_ROOT}`)
-  const n = 500
-  const input = receiptsFile('kill-loader.ndjson', n, 3)
-  const checkpoint = join(dir, 'kill-loader.checkpoint')
-  const args = [...receiptLoad(`${service.origin}${TOKEN_ROOT}`, input, checkpoint), '--format', 'multipart']
+  const { database, checkpoint, loadArgs } = await crashFixture(t, 'kill-loader')
+  const args = loadArgs('--format', 'multipart')
   const first = runCli(args)
   await untilAcknowledged(checkpoint, 8, first.done)
   first.child.kill('SIGKILL')
@@ -46,24 +60,15 @@ t.test('kill -9 of the loader mid-load, then the same command: each row exactly 
 })
 
 t.test('kill -9 of the service mid-load, started again: the loader waits, resumes, each row exactly once', async (t) => {
-  const database = await createTestDatabase('tools_load_kill_service')
-  let service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' } })
-  t.teardown(async () => {
-    await service.stop()
-    await database.drop()
-  })
-  await loadCatalogs(`${service.origin}${TOKEN_ROOT}`)
-  const n = 500
-  const input = receiptsFile('kill-service.ndjson', n, 3)
-  const checkpoint = join(dir, 'kill-service.checkpoint')
-  const load = runCli([...receiptLoad(`${service.origin}${TOKEN_ROOT}`, input, checkpoint), '--retry-for', '60'])
+  const { database, current, checkpoint, loadArgs } = await crashFixture(t, 'kill-service')
+  const load = runCli(loadArgs('--retry-for', '60'))
   await untilAcknowledged(checkpoint, 8, load.done)
-  const port = service.port
-  await service.stop()
+  const port = current.service.port
+  await current.service.stop()
   const partial = await count(database.pool, 'SELECT COUNT(*) AS n FROM d_GoodsReceipt')
   t.ok(partial > 0 && partial < n, `killed mid-load (${partial} of ${n} documents in)`)
   await new Promise((resolve) => setTimeout(resolve, 500))
-  service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' }, port })
+  current.service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' }, port })
   const finished = await load.done
   exitedCleanly(t, finished)
   const summary = summaryOf<LoadSummary>(finished.stdout)
@@ -74,19 +79,10 @@ t.test('kill -9 of the service mid-load, started again: the loader waits, resume
 })
 
 t.test('the service stopped for good: the loader gives up with exit 2 and its summary of what was done', async (t) => {
-  const database = await createTestDatabase('tools_load_gave_up')
-  const service = await startTestService('', { process: 'child', database, environment: { LOG_LEVEL: 'silent' } })
-  t.teardown(async () => {
-    await service.stop()
-    await database.drop()
-  })
-  await loadCatalogs(`${service.origin}${TOKEN_ROOT}`)
-  const n = 500
-  const input = receiptsFile('gave-up.ndjson', n, 3)
-  const checkpoint = join(dir, 'gave-up.checkpoint')
-  const load = runCli([...receiptLoad(`${service.origin}${TOKEN_ROOT}`, input, checkpoint), '--retry-for', '2'])
+  const { current, checkpoint, loadArgs } = await crashFixture(t, 'gave-up')
+  const load = runCli(loadArgs('--retry-for', '2'))
   await untilAcknowledged(checkpoint, 8, load.done)
-  await service.stop()
+  await current.service.stop()
   const finished = await load.done
   t.equal(finished.code, 2, finished.stderr)
   t.match(finished.stderr, /gave up after 2 s/)
