@@ -13,14 +13,11 @@ const LINE_HEAD_BYTES = 64 * 1024
 const LF = 0x0a
 
 export function damagedLineJoins(path: string, record: CsvRecord, joinColumn: number, delimiter: number): Buffer[] {
+  if (!record.cut) return joinValuesInText(record.text, joinColumn, delimiter)
   const values: Buffer[] = []
   const take = (line: Buffer) => {
     const value = naiveField(line, joinColumn, delimiter)
     if (value !== undefined && value.length > 0) values.push(value)
-  }
-  if (!record.cut) {
-    forEachLine(record.text, take)
-    return values
   }
   // A cut record keeps only its first bytes: its lines are read again from the file, a chunk at a time.
   const fd = openSync(path, 'r')
@@ -53,6 +50,16 @@ export function damagedLineJoins(path: string, record: CsvRecord, joinColumn: nu
   } finally {
     closeSync(fd)
   }
+  return values
+}
+
+/** The join values of the lines of a damaged record's text, each line split naively at the delimiter. */
+export function joinValuesInText(bytes: Buffer, joinColumn: number, delimiter: number): Buffer[] {
+  const values: Buffer[] = []
+  forEachLine(bytes, (line) => {
+    const value = naiveField(line, joinColumn, delimiter)
+    if (value !== undefined && value.length > 0) values.push(value)
+  })
   return values
 }
 
