@@ -105,6 +105,23 @@ export async function removeMovements(
 }
 
 /**
+ * Inserts one register's rows; a key another recorder's movements hold (a document of another type with
+ * the same `Ref_Key`) is `409`, naming `whose` key it was.
+ */
+async function insertOrConflict(transaction: Transaction, model: ServiceModel, register: RegisterMovements, whose: string): Promise<void> {
+  try {
+    await insertRegisterRows(transaction, register)
+  } catch (error) {
+    if (isDuplicateKey(error))
+      throw new ODataError(
+        'Conflict',
+        `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with ${whose}`,
+      )
+    throw error
+  }
+}
+
+/**
  * Inserts movement rows (arrays in the order of the record-type set's properties, Recorder and
  * Recorder_Type already set) and adds them to the totals. A key taken by another recorder with the same
  * `Ref_Key` (a document of another type) is `409`.
@@ -117,16 +134,7 @@ export async function insertMovements(
 ): Promise<void> {
   for (const register of movements) {
     if (register.rows.length === 0) continue
-    try {
-      await insertRegisterRows(transaction, register)
-    } catch (error) {
-      if (isDuplicateKey(error))
-        throw new ODataError(
-          'Conflict',
-          `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with the key ${recorder.key}`,
-        )
-      throw error
-    }
+    await insertOrConflict(transaction, model, register, `the key ${recorder.key}`)
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
     if (totals) deferStatement(transaction, totals.add(recorder.key, recorder.type))
   }
@@ -161,16 +169,7 @@ export async function insertMovementsOfNewRecorders(
 ): Promise<void> {
   for (const register of movements) {
     if (register.rows.length === 0) continue
-    try {
-      await insertRegisterRows(transaction, register)
-    } catch (error) {
-      if (isDuplicateKey(error))
-        throw new ODataError(
-          'Conflict',
-          `${registerSetOf(model, register.recordTypeSet).name} holds movements of another recorder with one of these keys`,
-        )
-      throw error
-    }
+    await insertOrConflict(transaction, model, register, 'one of these keys')
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
     if (totals) deferStatement(transaction, totals.addMany(recorderKeys, recorderType))
   }
