@@ -8,7 +8,7 @@ import { databaseOf } from './database.js'
 import { runInTransaction } from './transaction.js'
 
 /** `_service_state` entries of the change record. */
-const PURGED_THROUGH = 'changes_purged_through'
+export const PURGED_THROUGH = 'changes_purged_through'
 const LINK_SECRET = 'delta_link_secret'
 
 /** Makes what the change record needs besides its tables: the clock's row and the link secret (migrate). */
@@ -40,12 +40,16 @@ export async function changeWatermark(pool: Pool): Promise<string> {
 /** The low-water mark and the purge position (`purgedThrough`) in one round trip. */
 export async function changePositions(pool: Pool): Promise<{ mark: string; purgedThrough: string }> {
   const [row] = await databaseOf(pool).rows<{ mark: string | number; purged: string | null }>(
-    sql`SELECT (SELECT COALESCE(MAX(seq), 0) FROM _changes) AS mark,
+    sql`SELECT (SELECT COALESCE(MAX(seq), 0) FROM _change_notes) AS mark,
 (SELECT \`value\` FROM _service_state WHERE \`name\` = ${PURGED_THROUGH}) AS purged
 FROM _change_clock WHERE id = 1 FOR UPDATE`,
   )
   if (!row) throw new Error('internal: the change clock row is missing; run migrate')
-  return { mark: String(row.mark), purgedThrough: row.purged ?? '0' }
+  const purged = row.purged ?? '0'
+  // Right after migrate replaced an earlier layout the notes are empty and the purge position stands above
+  // every old position: the mark is that position, so that new links stand above the old ones.
+  const mark = BigInt(row.mark) < BigInt(purged) ? purged : String(row.mark)
+  return { mark, purgedThrough: purged }
 }
 
 /** The position below which notes may have been dropped by retention ('0': none were). */
@@ -61,52 +65,147 @@ export async function linkSecret(pool: Pool): Promise<Buffer> {
 }
 
 export interface ChangedKey {
+  /** The note the key was last written in, in the range read. */
   readonly seq: string
+  /** Where a page after this key starts: `seq.index`, the key's place in its note (notePosition). */
+  readonly position: string
   /** The key's text (change-record.ts: changeKeyText). */
   readonly keyText: string
 }
 
 /**
- * The rows of `table` changed after `after` up to `upTo`, each once, at its last note in that range, in
- * note order: a page of a delta. A row noted again later in the range is left for its later note, so
- * paging by `seq` shows it once. Reads O(page) notes through the indexes, whatever the table's size.
- *
- * Two forms of the same answer, chosen by how many notes the range can hold at most (`upTo - after`, every
- * table's notes counted):
- * - a range of at most `SCAN_WHOLE_RANGE_PAGES` pages (a delta taken at the pace of its changes, the usual
- *   case) is read whole, and a window keeps each row's last note: one pass over the notes, about half the
- *   time of a lookup per note on MariaDB (perf/change-tracking.bench.ts, docs/change-tracking.md);
- * - a longer range would be read again for each of its pages, so there each note looks for a later note of
- *   its row with an anti-join on `(table_name, key_hash, seq)` (a NOT EXISTS subquery took five times as
- *   long), and only the page's notes are read. The 16-byte hash stands for the key in both.
+ * The fewest keys a stretch of a delta holds (a delta page never reads more notes than a stretch):
+ * `max(STRETCH_PAGES pages, STRETCH_MIN_KEYS)` keys, plus at most one note's keys (KEYS_PER_NOTE).
  */
-export async function changedKeys(pool: Pool, table: string, after: string, upTo: string, limit: number): Promise<ChangedKey[]> {
-  const wholeRange = BigInt(upTo) - BigInt(after) <= BigInt(limit) * SCAN_WHOLE_RANGE_PAGES
-  const rows = await databaseOf(pool).rows<{ seq: string | number; key_values: string }>(
-    wholeRange
-      ? sql`SELECT seq, key_values FROM (
-  SELECT seq, key_values, ROW_NUMBER() OVER (PARTITION BY key_hash ORDER BY seq DESC) AS later_notes
-  FROM _changes WHERE table_name = ${table} AND seq > ${after} AND seq <= ${upTo}
-) notes WHERE later_notes = 1 ORDER BY seq LIMIT ${limit}`
-      : sql`SELECT c.seq, c.key_values FROM _changes c
-LEFT JOIN _changes l ON l.table_name = c.table_name AND l.key_hash = c.key_hash AND l.seq > c.seq AND l.seq <= ${upTo}
-WHERE c.table_name = ${table} AND c.seq > ${after} AND c.seq <= ${upTo} AND l.seq IS NULL
-ORDER BY c.seq LIMIT ${limit}`,
-  )
-  return rows.map((row) => ({ seq: String(row.seq), keyText: row.key_values }))
+export const STRETCH_MIN_KEYS = 10_000
+export const STRETCH_PAGES = 4
+
+/** The keys a stretch of a delta with pages of `pageSize` holds at least (the bound it is cut at). */
+export function stretchKeys(pageSize: number): number {
+  return Math.max(STRETCH_PAGES * pageSize, STRETCH_MIN_KEYS)
 }
 
-/** Up to how many pages' worth of notes a range may hold for `changedKeys` to read it whole. */
-const SCAN_WHOLE_RANGE_PAGES = 4n
+/**
+ * A position in the change record: `seq` (every key of notes up to it is behind) or `seq.index` (the keys
+ * of note `seq` up to `index` are behind, the rest of it ahead).
+ */
+interface NotePosition {
+  readonly seq: bigint
+  /** The last key of note `seq` that is behind; undefined: the whole note is. */
+  readonly index: number | undefined
+}
+
+const POSITION = /^(\d{1,20})(?:\.(\d{1,9}))?$/
+
+export function isNotePosition(text: string): boolean {
+  return POSITION.test(text)
+}
+
+function notePosition(text: string): NotePosition {
+  const match = POSITION.exec(text)
+  if (!match) throw new Error(`internal: ${text} is not a change record position`)
+  return { seq: BigInt(match[1]!), index: match[2] === undefined ? undefined : Number(match[2]) }
+}
+
+export interface ChangedPage {
+  /** Up to `limit` keys, each at its last occurrence in (after, upTo], in the order of those occurrences. */
+  readonly keys: ChangedKey[]
+  /** Where the range read stops: `upTo`, or (a stretch cut at `stretch` keys) the last note read, below it. */
+  readonly upTo: string
+}
+
+interface NoteRow {
+  readonly seq: string | number
+  readonly key_count: number
+  readonly key_texts: string
+}
 
 /**
- * Drops at most `chunk` notes recorded before `before` (oldest first), never the newest note (its number
+ * The notes of `table` after `after` up to `upTo`, in order. With `stretch`, the reading stops at the first
+ * note boundary at which `stretch` keys have been read (batches that grow fourfold, so a delta taken at the
+ * pace of its changes reads once), and the range is cut there.
+ */
+async function readNotes(
+  pool: Pool,
+  table: string,
+  after: NotePosition,
+  upTo: string,
+  stretch?: number,
+): Promise<{ notes: NoteRow[]; upTo: string }> {
+  const first = after.index === undefined ? sql`seq > ${String(after.seq)}` : sql`seq >= ${String(after.seq)}`
+  if (stretch === undefined) {
+    const notes = await databaseOf(pool).rows<NoteRow>(
+      sql`SELECT seq, key_count, key_texts FROM _change_notes WHERE table_name = ${table} AND ${first} AND seq <= ${upTo} ORDER BY seq`,
+    )
+    return { notes, upTo }
+  }
+  const notes: NoteRow[] = []
+  let keys = 0
+  let from = first
+  for (let batch = 16; ; batch *= 4) {
+    const rows = await databaseOf(pool).rows<NoteRow>(
+      sql`SELECT seq, key_count, key_texts FROM _change_notes WHERE table_name = ${table} AND ${from} AND seq <= ${upTo} ORDER BY seq LIMIT ${batch}`,
+    )
+    for (const row of rows) {
+      notes.push(row)
+      keys += Number(row.key_count)
+      if (keys >= stretch) return { notes, upTo: String(row.seq) }
+    }
+    if (rows.length < batch) return { notes, upTo }
+    from = sql`seq > ${String(rows[rows.length - 1]!.seq)}`
+  }
+}
+
+/**
+ * A page of a delta: the rows of `table` changed after `after` up to `upTo`, each once, at its last
+ * occurrence in that range, in the order of those occurrences. The notes of the range are read and expanded
+ * here; a key written again later in the range is left for its later occurrence, so paging by position
+ * shows it once. Each page reads its whole remaining range, which a stretch bounds: the first page of a
+ * delta passes `stretch` (stretchKeys) and carries the `upTo` it answers as its pages' end.
+ */
+export async function changedPage(
+  pool: Pool,
+  table: string,
+  after: string,
+  upTo: string,
+  limit: number,
+  stretch?: number,
+): Promise<ChangedPage> {
+  const start = notePosition(after)
+  const read = await readNotes(pool, table, start, upTo, stretch)
+  // A Map keeps insertion order: deleting a key before setting it again moves it to its last occurrence.
+  const last = new Map<string, ChangedKey>()
+  for (const note of read.notes) {
+    const seq = String(note.seq)
+    const skip = BigInt(seq) === start.seq ? (start.index ?? Number.MAX_SAFE_INTEGER) : -1
+    const keys = JSON.parse(note.key_texts) as unknown[][]
+    for (let index = skip + 1; index < keys.length; index++) {
+      const keyText = JSON.stringify(keys[index])
+      last.delete(keyText)
+      last.set(keyText, { seq, position: `${seq}.${index}`, keyText })
+    }
+  }
+  const keys: ChangedKey[] = []
+  for (const key of last.values()) {
+    if (keys.length === limit) break
+    keys.push(key)
+  }
+  return { keys, upTo: read.upTo }
+}
+
+/** The keys of `changedPage` over the whole range (after, upTo], without a stretch. */
+export async function changedKeys(pool: Pool, table: string, after: string, upTo: string, limit: number): Promise<ChangedKey[]> {
+  return (await changedPage(pool, table, after, upTo, limit)).keys
+}
+
+/**
+ * Drops at most `chunk` note rows recorded before `before` (oldest first), never the newest note (its number
  * keeps the sequence from restarting below handed-out positions), and moves the purge position past
  * them in the same transaction. Resolves to how many went: the caller repeats while it is `chunk`.
  */
 export async function purgeChanges(pool: Pool, before: Date, chunk: number): Promise<number> {
   const oldest = await databaseOf(pool).rows<{ seq: string | number; recorded_at: string }>(
-    sql`SELECT seq, recorded_at FROM _changes WHERE seq < (SELECT MAX(seq) FROM _changes) ORDER BY seq LIMIT ${chunk}`,
+    sql`SELECT seq, recorded_at FROM _change_notes WHERE seq < (SELECT MAX(seq) FROM _change_notes) ORDER BY seq LIMIT ${chunk}`,
   )
   const cutoff = before.toISOString().slice(0, 19).replace('T', ' ')
   let last: string | undefined
@@ -121,7 +220,7 @@ export async function purgeChanges(pool: Pool, before: Date, chunk: number): Pro
     await transaction.run(
       sql`INSERT INTO _service_state (\`name\`, \`value\`) VALUES (${PURGED_THROUGH}, ${last}) ON DUPLICATE KEY UPDATE \`value\` = GREATEST(CAST(\`value\` AS UNSIGNED), ${last})`,
     )
-    await transaction.run(sql`DELETE FROM _changes WHERE seq <= ${last}`)
+    await transaction.run(sql`DELETE FROM _change_notes WHERE seq <= ${last}`)
   })
   return count
 }

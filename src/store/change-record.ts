@@ -2,9 +2,10 @@
 // deletes in a tracked table (catalogs, documents, information registers, movements) — the values of the
 // key of the entity the row is, in the order of its set's key (a movement: Recorder, Recorder_Type,
 // LineNumber of its `_RecordType` set) — and the notes are
-// written to `_changes` in the same transaction, as its last statements before the COMMIT
+// written to `_change_notes` in the same transaction, as its last statements before the COMMIT
 // (runInTransaction calls writeRecordedChanges). A rolled-back or retried transaction leaves no note;
-// a committed one always leaves its notes. Delta links read them back (change-feed.ts,
+// a committed one always leaves its notes. A transaction writes one note per tracked table it wrote
+// (`_change_notes`), holding the keys of all its rows there, not a note per row. Delta links read them back (change-feed.ts,
 // docs/change-tracking.md).
 //
 // Before inserting its notes a transaction takes a shared lock on the one row of `_change_clock` and
@@ -15,9 +16,6 @@
 // INSERT are one statement (INSERT_NOTES).
 import { Statement } from '../statement.js'
 import type { Transaction } from './transaction.js'
-
-/** Notes per INSERT: their JSON text stays far below any server's max_allowed_packet. */
-const NOTES_PER_INSERT = 2000
 
 /**
  * Whether writes note their keys. Always on in the service; the batch-creates benchmark turns it off in a
@@ -75,30 +73,54 @@ export function recordChanges(transaction: Transaction, table: string, keys: rea
 }
 
 /**
- * The notes' one statement: the clock row read under a shared lock and joined with the notes, handed over as
- * one JSON text of `[table, key text]` pairs. The lock is taken before the first note gets its number (the
- * row is read before any is inserted) and held to the COMMIT. The server makes each key's 16-byte digest,
- * which the index `_changes` finds a key's later notes by (`MD5` of the key text's UTF-8 bytes): the service
- * formats one value for all the notes instead of three per note and hashes none, and the lock costs no round
- * trip of its own. (INSERT … SELECT takes InnoDB's table-level auto-increment lock for the statement under
+ * Keys one note row holds at most: a transaction that wrote more rows of one table writes several notes,
+ * so that one note stays small (about 60 KB of key texts at most) and a page never parses a huge one.
+ */
+export const KEYS_PER_NOTE = 1000
+
+/** Note rows per INSERT: with KEYS_PER_NOTE keys each, far below any server's max_allowed_packet. */
+const NOTES_PER_INSERT = 16
+
+/**
+ * The notes' statement: the clock row read under a shared lock and joined with the notes, one derived row
+ * per note (`UNION ALL` of placeholders, which MariaDB 10.11 and MySQL 8 both take; no JSON_TABLE). The
+ * lock is taken before the first note gets its number (the clock row is read before any is inserted) and
+ * held to the COMMIT, and costs no round trip of its own. A note is one row per table the transaction wrote:
+ * `key_texts` is the JSON array of its rows' keys (the `changeKeyText` arrays, joined), no per-key index.
+ * (INSERT … SELECT takes InnoDB's table-level auto-increment lock for the statement under
  * `innodb_autoinc_lock_mode` 1, never across the transaction.)
  */
-const INSERT_NOTES = `INSERT INTO _changes (table_name, key_hash, key_values)
-SELECT n.table_name, UNHEX(MD5(n.key_values)), n.key_values
-FROM _change_clock c
-JOIN JSON_TABLE(?, '$[*]' COLUMNS (table_name VARCHAR(64) PATH '$[0]', key_values TEXT PATH '$[1]')) n
+function insertNotes(count: number): string {
+  const rows = Array.from({ length: count }, (_, i) =>
+    i === 0 ? 'SELECT ? AS table_name, ? AS key_count, ? AS key_texts' : 'SELECT ?, ?, ?',
+  ).join(' UNION ALL ')
+  return `INSERT INTO _change_notes (table_name, key_count, key_texts)
+SELECT n.table_name, n.key_count, n.key_texts FROM _change_clock c JOIN (${rows}) n
 WHERE c.id = 1 LOCK IN SHARE MODE`
+}
+
+/** The note rows of a transaction: per table, its key texts in slices of at most KEYS_PER_NOTE. */
+function noteRows(byTable: Map<string, Set<string>>): [string, number, string][] {
+  const notes: [string, number, string][] = []
+  for (const [table, keys] of byTable) {
+    const texts = [...keys]
+    for (let start = 0; start < texts.length; start += KEYS_PER_NOTE) {
+      const slice = texts.length <= KEYS_PER_NOTE ? texts : texts.slice(start, start + KEYS_PER_NOTE)
+      notes.push([table, slice.length, `[${slice.join(',')}]`])
+    }
+  }
+  return notes
+}
 
 /** Writes the transaction's notes, under the clock's shared lock; nothing when it noted nothing. */
 export async function writeRecordedChanges(transaction: Transaction): Promise<void> {
   const byTable = pending.get(transaction)
   if (!byTable) return
   pending.delete(transaction)
-  const notes: [string, string][] = []
-  for (const [table, keys] of byTable) for (const text of keys) notes.push([table, text])
+  const notes = noteRows(byTable)
   for (let start = 0; start < notes.length; start += NOTES_PER_INSERT) {
-    const chunk = notes.length <= NOTES_PER_INSERT ? notes : notes.slice(start, start + NOTES_PER_INSERT)
-    const written = await transaction.run(new Statement(INSERT_NOTES, [JSON.stringify(chunk)]))
+    const chunk = notes.slice(start, start + NOTES_PER_INSERT)
+    const written = await transaction.run(new Statement(insertNotes(chunk.length), chunk.flat()))
     // Without the clock's row the join yields nothing: no lock, and a delta reader could hand out a position
     // a writer still stands behind.
     if (written.affectedRows !== chunk.length) throw new Error('internal: _change_clock has no row; run migrate')

@@ -3,12 +3,14 @@
 // - a missing column is added (a new attribute in the configuration);
 // - an ENUM whose allowed values grew (a new recorder) is widened, because old values stay valid;
 // - an index this code no longer keeps is dropped (it holds no data, and costs every INSERT);
+// - the change record's earlier layout (`_changes`, a note per row) is dropped with its notes, which are
+//   transient by design: delta links issued under it answer 410 (retireRowChangeRecord);
 // - anything else that differs (a column the model no longer has, a changed type) is reported, never
 //   dropped or converted silently: data loss must be somebody's explicit decision.
 // Totals are derived data: a totals table whose layout is not the one this code keeps (the versions
 // recorded in `_service_state`), or that was just created or given new columns, is recomputed from the
 // movements (totals.ts), so a database from an older version serves correct balances at once.
-import { prepareChangeRecord } from './change-feed.js'
+import { PURGED_THROUGH, prepareChangeRecord } from './change-feed.js'
 import type { Pool } from './pool.js'
 import { createTableSql, schemaTables, type TableDefinition } from './schema.js'
 import { id, raw, sql } from '../sql/sql-template.js'
@@ -83,6 +85,7 @@ export async function migrate(pool: Pool, model: ServiceModel): Promise<Migratio
     await reconcileTable(pool, table, columns, report)
   }
   await dropRetiredIndexes(pool)
+  if (existing.has(RETIRED_CHANGE_RECORD)) await retireRowChangeRecord(pool)
   await prepareChangeRecord(pool)
   await bringTotalsUpToDate(pool, model, report)
   return report
@@ -104,6 +107,31 @@ async function dropRetiredIndexes(pool: Pool): Promise<void> {
     )
     if (found.length > 0) await databaseOf(pool).run(sql`ALTER TABLE ${id(table)} DROP INDEX ${id(index)}`)
   }
+}
+
+/** The change record's earlier layout: a note per written row (now one per transaction and table, `_change_notes`). */
+const RETIRED_CHANGE_RECORD = '_changes'
+
+/**
+ * Replaces the change record's earlier layout. Its notes are transient by design (retention drops them
+ * after a week) and a client whose delta link can no longer be followed reads the set again, so they are
+ * dropped, not converted: the purge position is moved above every position the old table handed out, so
+ * that each delta link issued under it answers 410 DeltaLinkGone (never wrong rows), and the new sequence
+ * starts above that, so the positions of new links stand above it (change-feed.ts: changePositions).
+ */
+async function retireRowChangeRecord(pool: Pool): Promise<void> {
+  const database = databaseOf(pool)
+  const [old] = await database.rows<{ newest: string | number }>(
+    sql`SELECT COALESCE(MAX(seq), 0) AS newest FROM ${id(RETIRED_CHANGE_RECORD)}`,
+  )
+  const [state] = await database.rows<{ value: string }>(sql`SELECT \`value\` FROM _service_state WHERE \`name\` = ${PURGED_THROUGH}`)
+  const [notes] = await database.rows<{ newest: string | number }>(sql`SELECT COALESCE(MAX(seq), 0) AS newest FROM _change_notes`)
+  const above = [old!.newest, state?.value ?? 0, notes!.newest].map((value) => BigInt(value)).reduce((a, b) => (a > b ? a : b)) + 1n
+  await database.run(
+    sql`INSERT INTO _service_state (\`name\`, \`value\`) VALUES (${PURGED_THROUGH}, ${String(above)}) ON DUPLICATE KEY UPDATE \`value\` = GREATEST(CAST(\`value\` AS UNSIGNED), ${String(above)})`,
+  )
+  await database.run(raw(`ALTER TABLE _change_notes AUTO_INCREMENT = ${above + 1n}`))
+  await database.run(sql`DROP TABLE ${id(RETIRED_CHANGE_RECORD)}`)
 }
 
 /**

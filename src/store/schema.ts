@@ -194,22 +194,21 @@ export const SERVICE_TABLES: readonly TableDefinition[] = [
     primaryKey: ['subject', 'rule_index', 'window_start'],
     indexes: [],
   },
-  // The change record (src/store/change-record.ts, docs/change-tracking.md): a note per written row of a
-  // tracked table, in the writing transaction; `seq` is the position a delta link names.
+  // The change record (src/store/change-record.ts, docs/change-tracking.md): a note per tracked table a
+  // transaction wrote, holding the keys of the rows it wrote there (`key_texts`, a JSON array of key value
+  // arrays, at most KEYS_PER_NOTE), in the writing transaction; `seq` is the position a delta link names.
+  // (An earlier layout, `_changes`, held a note per row; migrate replaces it.)
   {
-    name: '_changes',
+    name: '_change_notes',
     columns: [
       { name: 'seq', definition: 'BIGINT NOT NULL AUTO_INCREMENT' },
       { name: 'table_name', definition: 'VARCHAR(64) NOT NULL' },
-      { name: 'key_hash', definition: 'BINARY(16) NOT NULL' },
-      { name: 'key_values', definition: 'TEXT NOT NULL' },
+      { name: 'key_count', definition: 'INT NOT NULL' },
+      { name: 'key_texts', definition: 'MEDIUMTEXT NOT NULL' },
       { name: 'recorded_at', definition: 'DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP' },
     ],
     primaryKey: ['seq'],
-    indexes: [
-      { name: 'by_table', columns: ['table_name', 'seq'] },
-      { name: 'by_key', columns: ['table_name', 'key_hash', 'seq'] },
-    ],
+    indexes: [{ name: 'by_table', columns: ['table_name', 'seq'] }],
   },
   // One row: writers hold it shared while they write their notes, a delta reader takes it exclusively
   // to learn the position below which no transaction is still in flight (change-feed.ts).

@@ -16,7 +16,7 @@ const { pool } = database
 await migrate(pool, loadModel('config/demo.json'))
 
 const seqOf = async (key: string): Promise<string | undefined> => {
-  const [rows] = (await pool.query('SELECT seq FROM _changes WHERE key_values = ?', [JSON.stringify([key])])) as unknown as [
+  const [rows] = (await pool.query('SELECT seq FROM _change_notes WHERE key_texts = ?', [JSON.stringify([[key]])])) as unknown as [
     { seq: string }[],
   ]
   return rows[0]?.seq
@@ -88,7 +88,7 @@ t.test('a key written again later is shown once, at its last note', async (t) =>
   )
   // Paged two at a time, from the last note shown: the same three, once each.
   const first = await changedKeys(pool, 'c_Order', start, end, 2)
-  const second = await changedKeys(pool, 'c_Order', first[1]!.seq, end, 2)
+  const second = await changedKeys(pool, 'c_Order', first[1]!.position, end, 2)
   t.same(
     [...first, ...second].map((note) => JSON.parse(note.keyText)[0]),
     ['b', 'c', 'a'],

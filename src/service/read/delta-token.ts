@@ -8,7 +8,8 @@
 // - `read`: carried by the next links of the first read, so that its last page can hand out the delta
 //   link of the position taken before its first page;
 // - `delta`: the delta link itself (`from`), and the next links of a delta being paged, which also carry
-//   the low-water mark the delta stops at (`upTo`) and the last note already shown (`after`).
+//   the end of the stretch being paged (`upTo`), the last key already shown (`after`, `seq.index`), and,
+//   when the delta is longer than that stretch, the low-water mark it stops at (`mark`).
 //
 // Format: base64url(JSON).base64url(HMAC-SHA256). The JSON is readable but means nothing to a client.
 import { createHmac, timingSafeEqual } from 'node:crypto'
@@ -24,8 +25,10 @@ export interface DeltaPosition {
   readonly from: string
   /** While a delta is paged: the position it stops at. */
   readonly upTo?: string
-  /** While a delta is paged: the last note already shown. */
+  /** While a delta is paged: the last key already shown (`seq.index`, a note and a key's place in it). */
   readonly after?: string
+  /** A delta longer than one stretch: the mark it stops at, above `upTo` (the end of the current stretch). */
+  readonly mark?: string
 }
 
 interface SignedPayload extends DeltaPosition {
@@ -39,6 +42,8 @@ export const DEFINING_OPTIONS = ['$filter', '$select'] as const
 
 const secrets = new WeakMap<Pool, Promise<Buffer>>()
 const POSITION = /^\d{1,20}$/
+/** `after` may name a key inside a note: `seq.index`. */
+const KEY_POSITION = /^\d{1,20}(?:\.\d{1,9})?$/
 const MAX_TOKEN_LENGTH = 4096
 
 function secretOf(pool: Pool): Promise<Buffer> {
@@ -98,13 +103,18 @@ export async function decodeDeltaToken(pool: Pool, request: ServiceRequest, set:
   if (payload.set !== set.name) throw mismatch(`it was issued for ${payload.set}, not ${set.name}`)
   if (payload.subject !== request.subject.name) throw mismatch('it was issued to another subject')
   if (payload.options !== definingOptions(request)) throw mismatch('$filter or $select differ from those it was issued with')
-  const positions = [payload.from, payload.upTo, payload.after].filter((p) => p !== undefined)
-  if ((payload.phase !== 'read' && payload.phase !== 'delta') || !positions.every((p) => typeof p === 'string' && POSITION.test(p)))
+  const positions = [payload.from, payload.upTo, payload.mark].filter((p) => p !== undefined)
+  if (
+    (payload.phase !== 'read' && payload.phase !== 'delta') ||
+    !positions.every((p) => typeof p === 'string' && POSITION.test(p)) ||
+    (payload.after !== undefined && (typeof payload.after !== 'string' || !KEY_POSITION.test(payload.after)))
+  )
     throw gone('it has the wrong shape')
   return {
     phase: payload.phase,
     from: payload.from,
     ...(payload.upTo === undefined ? {} : { upTo: payload.upTo }),
     ...(payload.after === undefined ? {} : { after: payload.after }),
+    ...(payload.mark === undefined ? {} : { mark: payload.mark }),
   }
 }

@@ -2,12 +2,14 @@
 // docs/change-tracking.md). A page is read from the change record, not from the set:
 //   1. the position the delta stops at: the link's own while it is paged, else the low-water mark now
 //      (with the purge position, in one statement);
-//   2. a page of notes after the last one shown (`changedKeys`: each row once, at its last note);
+//   2. a page of keys after the last one shown (`changedPage`: the notes of the stretch expanded, each row
+//      once, at its last occurrence; the first page of a stretch cuts a long range after a bound of keys);
 //   3. those rows as they are now, through the read pipeline with the link's `$filter` and `$select`
 //      plus "key is one of the page's", streamed like any read, each with its `@id`;
 //   4. the page's keys that came back as no row: `@removed`, reason `deleted` when the row is gone,
 //      `changed` when it is there but no longer passes the `$filter`;
-//   5. `@odata.nextLink` while notes remain, else `@odata.deltaLink` at the stopping position.
+//   5. `@odata.nextLink` while keys remain in the stretch or stretches remain before the mark, else
+//      `@odata.deltaLink` at the mark.
 // So a delta costs what reading its changed rows by key costs, whatever the size of the set.
 import { ODataError } from '../../errors.js'
 import type { EntitySetModel } from '../../model/model.js'
@@ -17,7 +19,7 @@ import { createMembersWriter, outputField } from '../../respond/object-writer.js
 import type { ResponseSink } from '../../respond/response-sink.js'
 import { entitySetSources } from '../../sql/entity-set-sources.js'
 import { QueryCompiler } from '../../sql/query-compiler.js'
-import { changedKeys, changePositions, purgedThrough } from '../../store/change-feed.js'
+import { changedPage, changePositions, purgedThrough, stretchKeys } from '../../store/change-feed.js'
 import { jsonFormat, responseHeaders } from '../response-format.js'
 import type { ServiceContext } from '../service-context.js'
 import type { ServiceRequest } from '../service-request.js'
@@ -51,22 +53,30 @@ export async function readDelta(
     if (!DELTA_OPTIONS.has(option))
       throw new ODataError('InvalidDeltaLink', `${option} does not apply to a delta; follow the delta link as given`, { target: option })
   const { pool, model } = context
-  // The first page takes its stopping position and the purge position in one round trip; a later page
-  // carries its stopping position and asks only for the purge position.
-  const positions = position.upTo === undefined ? await changePositions(pool) : undefined
+  // The first page of a delta takes its mark and the purge position in one round trip; a later page carries
+  // its stretch's end and the mark, and asks only for the purge position.
+  const positions = position.upTo === undefined && position.mark === undefined ? await changePositions(pool) : undefined
   if (BigInt(position.from) < BigInt(positions?.purgedThrough ?? (await purgedThrough(pool))))
     throw new ODataError(
       'DeltaLinkGone',
       'The delta link has expired: the changes since its position are no longer kept; read the set again with Prefer: odata.track-changes',
       { target: '$deltatoken' },
     )
-  const upTo = position.upTo ?? positions!.mark
-  const after = position.after ?? position.from
+  const mark = position.mark ?? position.upTo ?? positions!.mark
   const paging = pageSize(request, context.settings.current.pageSize)
   const size = paging.size ?? DEFAULT_DELTA_PAGE
-  const notes = await changedKeys(pool, set.table, after, upTo, size + 1)
-  const more = notes.length > size
-  const page = more ? notes.slice(0, size) : notes
+  // The first page of a stretch cuts the range after `stretchKeys` keys (at a note boundary); its later
+  // pages read up to that cut (docs/change-tracking.md, "A delta costs what its changes cost").
+  const read =
+    position.upTo === undefined
+      ? await changedPage(pool, set.table, position.from, mark, size + 1, stretchKeys(size))
+      : await changedPage(pool, set.table, position.after ?? position.from, position.upTo, size + 1)
+  const upTo = read.upTo
+  const notes = read.keys
+  const morePages = notes.length > size
+  const moreStretches = !morePages && BigInt(upTo) < BigInt(mark)
+  const more = morePages || moreStretches
+  const page = morePages ? notes.slice(0, size) : notes
   const keys = page.map((note) => JSON.parse(note.keyText) as string[])
 
   const parsed = parseReadOptions(request, 'collection')
@@ -94,9 +104,12 @@ export async function readDelta(
   const keyMembers = createMembersWriter(set.key.map((property, i) => outputField(property.name, i, property, format)))
   const shown = new Set<string>()
 
-  const nextPosition: DeltaPosition = more
-    ? { phase: 'delta', from: position.from, upTo, after: page[page.length - 1]!.seq }
-    : { phase: 'delta', from: upTo }
+  const beyond = BigInt(upTo) < BigInt(mark) ? { mark } : {}
+  const nextPosition: DeltaPosition = morePages
+    ? { phase: 'delta', from: position.from, upTo, after: page[page.length - 1]!.position, ...beyond }
+    : moreStretches
+      ? { phase: 'delta', from: upTo, mark }
+      : { phase: 'delta', from: upTo }
   const link = deltaLink(request, encodeURIComponent(set.name), await encodeDeltaToken(pool, request, set, nextPosition))
   const head = `{${format.metadata === 'none' ? '' : `"@odata.context":${JSON.stringify(`${contextUrl(request.serviceRoot, set.name, bound)}/$delta`)},`}"value":[`
   const tail = (written: number) => {

@@ -8,6 +8,7 @@ import { READER_BASIC, rawRequest, REFERENCE_ROOT, startTestService } from '../.
 import { count, documentBody, fixtures, rows } from '../writes/write-helpers.js'
 import { buildMultipartBatch } from '../../../src/tools/shared/batch-body.js'
 import { purgeExpiredChanges } from '../../../src/service/change-retention.js'
+import { migrate } from '../../../src/store/migrate.js'
 
 const client = await startTestService('read_change_tracking', { data: 'demo' })
 t.teardown(() => client.close())
@@ -226,19 +227,19 @@ t.test('retention drops old notes in chunks, never the newest; a link from befor
   await create('Catalog_Products', { Description: 'After the old link' })
   // 2,500 notes of a week ago (more than two chunks), beside the recent ones.
   await pool.query(
-    "INSERT INTO _changes (table_name, key_hash, key_values, recorded_at) SELECT 'c_Nothing', UNHEX(MD5(seq)), '[]', '2000-01-01 00:00:00' FROM _changes LIMIT 1",
+    "INSERT INTO _change_notes (table_name, key_count, key_texts, recorded_at) SELECT 'c_Nothing', 0, '[]', '2000-01-01 00:00:00' FROM _change_notes LIMIT 1",
   )
   for (let i = 0; i < 12; i++)
     await pool.query(
-      "INSERT INTO _changes (table_name, key_hash, key_values, recorded_at) SELECT 'c_Nothing', key_hash, '[]', '2000-01-01 00:00:00' FROM _changes WHERE table_name = 'c_Nothing' LIMIT 2500",
+      "INSERT INTO _change_notes (table_name, key_count, key_texts, recorded_at) SELECT 'c_Nothing', 0, '[]', '2000-01-01 00:00:00' FROM _change_notes WHERE table_name = 'c_Nothing' LIMIT 2500",
     )
-  await pool.query("UPDATE _changes SET recorded_at = '2000-01-01 00:00:00' WHERE table_name <> 'c_Nothing'")
-  const newest = await rows<{ seq: string }>(pool, 'SELECT MAX(seq) AS seq FROM _changes')
-  const total = await count(pool, 'SELECT COUNT(*) FROM _changes')
+  await pool.query("UPDATE _change_notes SET recorded_at = '2000-01-01 00:00:00' WHERE table_name <> 'c_Nothing'")
+  const newest = await rows<{ seq: string }>(pool, 'SELECT MAX(seq) AS seq FROM _change_notes')
+  const total = await count(pool, 'SELECT COUNT(*) FROM _change_notes')
   t.ok(total > 2500)
   const dropped = await purgeExpiredChanges(pool, 24)
   t.equal(dropped, total - 1, 'every old note but the newest')
-  t.same(await rows(pool, 'SELECT seq FROM _changes'), newest, 'the newest stays')
+  t.same(await rows(pool, 'SELECT seq FROM _change_notes'), newest, 'the newest stays')
   t.equal(await purgeExpiredChanges(pool, 24), 0, 'nothing more to drop')
   const expired = await fetch(old)
   t.equal(expired.status, 410)
@@ -259,10 +260,86 @@ t.test('reads the preference does not apply to answer as usual, without a delta 
 })
 
 t.test('a rolled-back write leaves no note', async (t) => {
-  const before = await count(pool, 'SELECT COUNT(*) FROM _changes')
+  const before = await count(pool, 'SELECT COUNT(*) FROM _change_notes')
   const refused = await client.send('POST', 'Catalog_Products', { Ref_Key: f.products[0], Description: 'duplicate' })
   t.equal(refused.status, 409)
-  t.equal(await count(pool, 'SELECT COUNT(*) FROM _changes'), before)
-  const notes = await rows(pool, 'SELECT table_name FROM _changes ORDER BY seq DESC LIMIT 1')
+  t.equal(await count(pool, 'SELECT COUNT(*) FROM _change_notes'), before)
+  const notes = await rows(pool, 'SELECT table_name FROM _change_notes ORDER BY seq DESC LIMIT 1')
   t.ok(notes.length === 1)
+})
+
+t.test('a delta longer than a stretch: cut at note boundaries, continued by next links, every row shown', async (t) => {
+  const table = client.model.entitySets.find((set) => set.name === 'Catalog_Warehouses')!.table
+  const first = await fetch('Catalog_Warehouses?$select=Ref_Key', { Prefer: 'odata.track-changes' })
+  const link = first.json()['@odata.deltaLink'] as string
+  const before = await create('Catalog_Warehouses', { Description: 'Before the long stretch' })
+  // Twelve notes of a thousand keys of rows that do not exist (each shows as removed): more than one
+  // stretch at pages of 2,000 (max(4 pages, 10,000) keys). The first key is written again in the last note.
+  const ghost = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`
+  for (let note = 0; note < 12; note++) {
+    const keys = Array.from({ length: 1000 }, (_, i) => [ghost(note * 1000 + i)])
+    if (note === 11) keys[999] = [ghost(0)]
+    await pool.query('INSERT INTO _change_notes (table_name, key_count, key_texts) VALUES (?, ?, ?)', [
+      table,
+      keys.length,
+      JSON.stringify(keys),
+    ])
+  }
+  const after = await create('Catalog_Warehouses', { Description: 'After the long stretch' })
+  const shown = new Map<string, number>()
+  let pages = 0
+  let next: string | undefined = link
+  let deltaLink: string | undefined
+  while (next) {
+    const page = await fetch(next, { Prefer: 'odata.maxpagesize=2000' })
+    t.equal(page.status, 200)
+    const body = page.json()
+    pages++
+    t.ok((body.value as Entity[]).length <= 2000)
+    for (const entry of body.value as Entity[]) shown.set(entry.Ref_Key as string, (shown.get(entry.Ref_Key as string) ?? 0) + 1)
+    next = body['@odata.nextLink']
+    deltaLink = body['@odata.deltaLink']
+  }
+  t.ok(pages >= 7, `paged: ${pages} pages`)
+  t.equal(shown.get(before), 1)
+  t.equal(shown.get(after), 1)
+  t.equal(shown.get(ghost(0)), 2, 'a row written in two stretches shows in each')
+  t.equal(shown.get(ghost(11_998)), 1)
+  t.equal(shown.size, 2 + 11_999, 'every row written')
+  const empty = await fetch(deltaLink!)
+  t.same(empty.json().value, [], 'the delta link stands at the mark: nothing more')
+})
+
+t.test('migrate replaces the per-row change record: its links answer 410, new links work above it', async (t) => {
+  const first = await fetch('Catalog_Warehouses?$select=Ref_Key', { Prefer: 'odata.track-changes' })
+  const issued = first.json()['@odata.deltaLink'] as string
+  // The earlier layout, a note per row, with positions far above the new table's.
+  await pool.query(`CREATE TABLE _changes (seq BIGINT NOT NULL AUTO_INCREMENT, table_name VARCHAR(64) NOT NULL,
+    key_hash BINARY(16) NOT NULL, key_values TEXT NOT NULL, recorded_at DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    PRIMARY KEY (seq), KEY by_table (table_name, seq), KEY by_key (table_name, key_hash, seq))`)
+  await pool.query(
+    "INSERT INTO _changes (seq, table_name, key_hash, key_values) VALUES (5000000, 'c_Warehouses', UNHEX(MD5('[\"x\"]')), '[\"x\"]')",
+  )
+  await migrate(pool, client.model)
+  t.same(
+    await rows(pool, "SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '_changes'"),
+    [],
+    'the old table is gone',
+  )
+  const old = await fetch(issued)
+  t.equal(old.status, 410)
+  t.equal(old.json().error.code, 'DeltaLinkGone')
+  const fresh = await fetch('Catalog_Warehouses?$select=Ref_Key', { Prefer: 'odata.track-changes' })
+  const link = fresh.json()['@odata.deltaLink'] as string
+  t.equal((await fetch(link)).status, 200, 'a link issued after the migration works before any write')
+  const added = await create('Catalog_Warehouses', { Description: 'After the migration' })
+  const delta = await fetch(link)
+  t.same(
+    (delta.json().value as Entity[]).map((entry) => entry.Ref_Key),
+    [added],
+  )
+  const [{ seq }] = await rows<{ seq: string }>(pool, 'SELECT MAX(seq) AS seq FROM _change_notes')
+  t.ok(BigInt(seq) > 5_000_000n, 'the new notes are numbered above the old positions')
+  await migrate(pool, client.model)
+  t.equal((await fetch(delta.json()['@odata.deltaLink'])).status, 200, 'migrating again changes nothing')
 })
