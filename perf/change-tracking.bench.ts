@@ -326,5 +326,5 @@ printResult({
   extra: { withNotes, without },
 })
 await pool.query('DELETE FROM c_Products WHERE Article = ?', [MARK])
-await pool.query("DELETE FROM _changes WHERE table_name = 'c_Products'")
+await pool.query("DELETE FROM _change_notes WHERE table_name = 'c_Products'")
 await pool.end()
