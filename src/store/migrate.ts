@@ -126,7 +126,9 @@ async function retireRowChangeRecord(pool: Pool): Promise<void> {
   )
   const [state] = await database.rows<{ value: string }>(sql`SELECT \`value\` FROM _service_state WHERE \`name\` = ${PURGED_THROUGH}`)
   const [notes] = await database.rows<{ newest: string | number }>(sql`SELECT COALESCE(MAX(seq), 0) AS newest FROM _change_notes`)
-  const above = [old!.newest, state?.value ?? 0, notes!.newest].map((value) => BigInt(value)).reduce((a, b) => (a > b ? a : b)) + 1n
+  let highest = 0n
+  for (const position of [old!.newest, state?.value ?? 0, notes!.newest]) if (BigInt(position) > highest) highest = BigInt(position)
+  const above = highest + 1n
   await database.run(
     sql`INSERT INTO _service_state (\`name\`, \`value\`) VALUES (${PURGED_THROUGH}, ${String(above)}) ON DUPLICATE KEY UPDATE \`value\` = GREATEST(CAST(\`value\` AS UNSIGNED), ${String(above)})`,
   )
