@@ -1,7 +1,8 @@
 // Copies the ranges of one JSON request item out of the passing chunks and joins them once at the end.
 //
-// A chunk is valid only while it is being pushed, so every kept byte is copied exactly once; an item
-// that lies within one chunk (the usual case for 64 KB chunks) is one allocation and no join.
+// A chunk is valid only while it is being pushed, so every byte of an item that spans chunks is copied
+// once (and joined once at its end); an item that lies within one chunk (the usual case for 64 KB chunks)
+// is not copied at all: it is handed over as a view of that chunk (`takeWith`).
 
 export class ByteCollector {
   private first: Buffer | undefined
@@ -20,6 +21,16 @@ export class ByteCollector {
     else (this.more ??= []).push(copy)
     this.length += length
     this.retained.retainedBytes += length
+  }
+
+  /**
+   * The bytes collected followed by `data[start, end)`, and a fresh start. Nothing collected: a view of
+   * `data` itself, valid as long as `data` is (the receiver must read it before the chunk is released).
+   */
+  takeWith(data: Buffer, start: number, end: number): Buffer {
+    if (this.first === undefined) return data.subarray(start, end)
+    this.append(data, start, end)
+    return this.take()!
   }
 
   /** The bytes collected (undefined when none), and a fresh start. */
