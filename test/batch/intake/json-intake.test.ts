@@ -269,6 +269,24 @@ t.test('non-ASCII text split anywhere between chunks', async (t) => {
   t.match(whole, /Гайка М8 — 😀/)
 })
 
+t.test('ASCII and non-ASCII items side by side, split anywhere: the same values', async (t) => {
+  // A chunk of ASCII bytes only is read without a UTF-8 check; any other chunk, or an item that spans
+  // chunks, is checked and decoded as UTF-8.
+  const built = buildJsonBatch([
+    { method: 'POST', url: 'Catalog_Products', body: { Code: 'A-1', Description: 'plain' } },
+    { method: 'POST', url: 'Catalog_Products', body: { Code: 'Б-2', Description: 'Гайка — 😀' } },
+    { method: 'POST', url: 'Catalog_Products', body: { Code: 'C-3', Description: 'tab\there' } },
+  ])
+  const values = (outcome: ReturnType<typeof ingest>) => JSON.stringify(outcome.document?.operations.map((operation) => operation.body))
+  const whole = values(ingest(createJsonIntake(), [built.body]))
+  t.match(whole, /Гайка — 😀/)
+  let mismatches = 0
+  for (let cut = 0; cut <= built.body.length; cut++) {
+    if (values(ingest(createJsonIntake(), splitAt(built.body, [cut]))) !== whole) mismatches++
+  }
+  t.equal(mismatches, 0)
+})
+
 t.test('truncated at every position: BatchMalformed, unless only trailing blanks were cut', async (t) => {
   const body = Buffer.from(
     `{"requests":[${request({ id: 'a', atomicityGroup: 'g', headers: { 'Content-Type': 'application/json' }, body: { n: [1, -2.5e-3, true, null], s: 'x\\"y' } })},${request({ id: 'b', dependsOn: ['a'] })}],"@x":{"y":[false]}}  \n`,

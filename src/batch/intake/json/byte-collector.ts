@@ -2,7 +2,7 @@
 //
 // A chunk is valid only while it is being pushed, so every byte of an item that spans chunks is copied
 // once (and joined once at its end); an item that lies within one chunk (the usual case for 64 KB chunks)
-// is not copied at all: it is handed over as a view of that chunk (`takeWith`).
+// is not copied at all: the scanner hands over its place in that chunk (`holdsBytes` is false).
 
 export class ByteCollector {
   private first: Buffer | undefined
@@ -23,14 +23,15 @@ export class ByteCollector {
     this.retained.retainedBytes += length
   }
 
-  /**
-   * The bytes collected followed by `data[start, end)`, and a fresh start. Nothing collected: a view of
-   * `data` itself, valid as long as `data` is (the receiver must read it before the chunk is released).
-   */
+  /** Whether bytes of earlier chunks are held (a text that spans chunks); if not, the text lies in one chunk. */
+  get holdsBytes(): boolean {
+    return this.first !== undefined
+  }
+
+  /** The bytes collected followed by `data[start, end)`, joined, and a fresh start. */
   takeWith(data: Buffer, start: number, end: number): Buffer {
-    if (this.first === undefined) return data.subarray(start, end)
     this.append(data, start, end)
-    return this.take()!
+    return this.take() ?? Buffer.alloc(0)
   }
 
   /** The bytes collected (undefined when none), and a fresh start. */

@@ -19,12 +19,13 @@ import type { IntakeLimits } from '../intake-limits.js'
 
 export interface JsonScannerEvents {
   /**
-   * A complete item of the `requests` array, as UTF-8 text (a view of the chunk being scanned, or a copy
-   * when the item spans chunks: valid only during the call, the receiver keeps no reference), with the
-   * number of member names it holds at every depth (its body's included, repeats counted), which the
-   * receiver compares with the members JSON.parse keeps to find a repeated name without scanning the text again.
+   * A complete item of the `requests` array, as UTF-8 text: `source[start, end)`, where `source` is the
+   * chunk being scanned (the buffer `scan` was given) or, for an item that spans chunks, a copy; valid only
+   * during the call, the receiver keeps no reference. With the number of member names it holds at every
+   * depth (its body's included, repeats counted), which the receiver compares with the members JSON.parse
+   * keeps to find a repeated name without scanning the text again.
    */
-  item(text: Buffer, memberNames: number): void
+  item(source: Buffer, start: number, end: number, memberNames: number): void
   /** The complete value of a top-level member other than `requests` (to be checked, then dropped; valid during the call only). */
   otherMember(text: Buffer): void
 }
@@ -362,14 +363,21 @@ export class GuardedJsonScanner {
     }
     this.state = ScanState.AfterValue
     if (this.capture !== Capture.None && this.depth === this.captureDepth) {
-      // An item that lies within this chunk is handed over as a view of it, not a copy: the receiver reads
-      // it during the call, while the chunk is still valid.
-      const text = this.captured.takeWith(data, captureFrom, lastByte + 1)
+      // An item that lies within this chunk is handed over as its place in the chunk, not copied: the
+      // receiver reads it during the call, while the chunk is still valid. One that spans chunks is joined.
+      let source = data
+      let start = captureFrom
+      let stop = lastByte + 1
+      if (this.captured.holdsBytes) {
+        source = this.captured.takeWith(data, start, stop)
+        start = 0
+        stop = source.length
+      }
       this.pending.retainedBytes = 0
       const kind = this.capture
       this.capture = Capture.None
-      if (kind === Capture.Item) this.events.item(text, this.itemMemberNames)
-      else this.events.otherMember(text)
+      if (kind === Capture.Item) this.events.item(source, start, stop, this.itemMemberNames)
+      else this.events.otherMember(source.subarray(start, stop))
     }
   }
 
