@@ -51,7 +51,8 @@ function batchMayBeLogged(level: ResolvedSettings['logLevel'], writesAnything: b
 /** The log of one batch that runs: records its results on their way to the answer and writes its entries. */
 export class BatchLog {
   private readonly level: ResolvedSettings['logLevel']
-  private readonly batchId = newBatchId()
+  /** Made with the first entries, so a batch that logs nothing (level `off`) makes none; then the same for all of them, a retried COMMIT's included. */
+  private madeBatchId: string | undefined
   private readonly operations: RecordedOperation[] = []
   /** Entries written in the last change set's transaction (its latest attempt); whether it committed is known after. */
   private writtenWithLastSet = false
@@ -140,6 +141,11 @@ export class BatchLog {
       'The batch ran, but the request log could not be written; its operations are committed as listed in details',
       { details },
     )
+  }
+
+  private get batchId(): string {
+    this.madeBatchId ??= newBatchId()
+    return this.madeBatchId
   }
 
   private entries(operations: readonly RecordedOperation[]): RequestLogEntry[] {

@@ -14,18 +14,42 @@ import { canonicalHeaderName } from './canonical-header-name.js'
 const memberNames = new Map<string, string | undefined>()
 
 function headerMember(name: string): string | undefined {
-  if (memberNames.has(name)) return memberNames.get(name)
+  const known = memberNames.get(name)
+  if (known !== undefined || memberNames.has(name)) return known
   const member = name.toLowerCase() === 'content-length' ? undefined : `${JSON.stringify(canonicalHeaderName(name))}:`
   // Names come from handlers, a handful in all; the bound only keeps a mistake from growing it.
   if (memberNames.size < 1000) memberNames.set(name, member)
   return member
 }
 
+/**
+ * The last `"atomicityGroup":"…",` and whether the last Content-Type was JSON: every item of a change set has
+ * the same group, and nearly every answer of a batch the same Content-Type, so each is made once, not per item.
+ */
+const lastGroup = { name: '', member: '' }
+const lastContentType = { value: '', isJson: false }
+
+function groupMember(name: string): string {
+  if (name !== lastGroup.name || lastGroup.member === '') {
+    lastGroup.name = name
+    lastGroup.member = `"atomicityGroup":${JSON.stringify(name)},`
+  }
+  return lastGroup.member
+}
+
+function isJsonContentType(contentType: string): boolean {
+  if (contentType !== lastContentType.value) {
+    lastContentType.value = contentType
+    lastContentType.isJson = /json/i.test(contentType)
+  }
+  return lastContentType.isJson
+}
+
 function item(planned: PlannedOperation, response: CollectedResponse): string {
   const operation = planned.operation
   let text = '{'
   if (operation.id !== undefined) text += `"id":${JSON.stringify(operation.id)},`
-  if (operation.atomicityGroup !== undefined) text += `"atomicityGroup":${JSON.stringify(operation.atomicityGroup)},`
+  if (operation.atomicityGroup !== undefined) text += groupMember(operation.atomicityGroup)
   text += `"status":${response.status}`
   let headers = ''
   let contentType = ''
@@ -36,10 +60,7 @@ function item(planned: PlannedOperation, response: CollectedResponse): string {
     if (member !== undefined) headers += `${headers === '' ? '' : ','}${member}${JSON.stringify(value)}`
   }
   if (headers !== '') text += `,"headers":{${headers}}`
-  if (response.body.length > 0) {
-    const isJson = /json/i.test(contentType)
-    text += `,"body":${isJson ? response.body : JSON.stringify(response.body)}`
-  }
+  if (response.body.length > 0) text += `,"body":${isJsonContentType(contentType) ? response.body : JSON.stringify(response.body)}`
   return `${text}}`
 }
 

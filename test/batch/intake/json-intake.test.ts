@@ -207,6 +207,40 @@ t.test('the string, key and token guards', async (t) => {
   )
 })
 
+t.test('short strings and names: the same guards, escapes counted as written', async (t) => {
+  // Short strings end within the scanner's byte-by-byte look-ahead, long ones through the native search:
+  // both count the same bytes, whole or chunked anywhere.
+  const limits = { maxJsonStringLength: 10, maxJsonKeyLength: 8 }
+  const batch = (body: string): string => `{"requests":[{"id":"1","method":"post","url":"A","body":${body}}]}`
+  t.equal(parse(batch('"0123456789"'), limits).error, undefined, 'a string of exactly the limit')
+  t.match(expectMalformed(t, 'one byte more', batch('"0123456789a"'), limits), /longer than 10 bytes/)
+  t.equal(parse(batch('"01234567\\n"'), limits).error, undefined, 'an escape counts its two bytes: 10')
+  t.match(expectMalformed(t, 'an escape past the limit', batch('"012345678\\n"'), limits), /longer than 10 bytes/)
+  t.equal(parse(batch('{"k1234567":1}'), limits).error, undefined, 'a name of exactly the limit')
+  t.match(expectMalformed(t, 'a name one byte longer', batch('{"k12345678":1}'), limits), /member name .* longer than 8/)
+  const values = parse(batch('{"a":"x\\"y","b\\u0063":"\\\\"}'), limits).document!.operations[0]!.body
+  t.same(values, { kind: 'json', value: { a: 'x"y', bc: '\\' } }, 'escaped quotes and backslashes do not end a string')
+})
+
+t.test('an item is read before its chunk is released: a chunk reused after push changes nothing', async (t) => {
+  const body = Buffer.from(`{"requests":[${request({ id: 'a', body: { Code: 'C1' } })},${request({ id: 'b', body: { Code: 'C2' } })}]}`)
+  const intake = createJsonIntake()
+  const middle = Math.floor(body.length / 2)
+  for (const part of [body.subarray(0, middle), body.subarray(middle)]) {
+    const chunk = Buffer.from(part)
+    intake.push(chunk)
+    chunk.fill(0x20)
+  }
+  const document = intake.end()
+  t.same(
+    document.operations.map((operation) => [operation.id, operation.body]),
+    [
+      ['a', { kind: 'json', value: { Code: 'C1' } }],
+      ['b', { kind: 'json', value: { Code: 'C2' } }],
+    ],
+  )
+})
+
 t.test('strings of escapes cost linear time (no search restarts from every escape)', async (t) => {
   // 1 MB strings, fed in 64 KB chunks: one of plain letters, one of `\n` escapes with its closing
   // quote far away. Restarting a search at every escape would make the second hundreds of times slower.
@@ -233,6 +267,24 @@ t.test('non-ASCII text split anywhere between chunks', async (t) => {
   }
   t.equal(mismatches, 0)
   t.match(whole, /Гайка М8 — 😀/)
+})
+
+t.test('ASCII and non-ASCII items side by side, split anywhere: the same values', async (t) => {
+  // A chunk of ASCII bytes only is read without a UTF-8 check; any other chunk, or an item that spans
+  // chunks, is checked and decoded as UTF-8.
+  const built = buildJsonBatch([
+    { method: 'POST', url: 'Catalog_Products', body: { Code: 'A-1', Description: 'plain' } },
+    { method: 'POST', url: 'Catalog_Products', body: { Code: 'Б-2', Description: 'Гайка — 😀' } },
+    { method: 'POST', url: 'Catalog_Products', body: { Code: 'C-3', Description: 'tab\there' } },
+  ])
+  const values = (outcome: ReturnType<typeof ingest>) => JSON.stringify(outcome.document?.operations.map((operation) => operation.body))
+  const whole = values(ingest(createJsonIntake(), [built.body]))
+  t.match(whole, /Гайка — 😀/)
+  let mismatches = 0
+  for (let cut = 0; cut <= built.body.length; cut++) {
+    if (values(ingest(createJsonIntake(), splitAt(built.body, [cut]))) !== whole) mismatches++
+  }
+  t.equal(mismatches, 0)
 })
 
 t.test('truncated at every position: BatchMalformed, unless only trailing blanks were cut', async (t) => {

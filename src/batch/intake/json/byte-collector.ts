@@ -1,7 +1,8 @@
 // Copies the ranges of one JSON request item out of the passing chunks and joins them once at the end.
 //
-// A chunk is valid only while it is being pushed, so every kept byte is copied exactly once; an item
-// that lies within one chunk (the usual case for 64 KB chunks) is one allocation and no join.
+// A chunk is valid only while it is being pushed, so every byte of an item that spans chunks is copied
+// once (and joined once at its end); an item that lies within one chunk (the usual case for 64 KB chunks)
+// is not copied at all: the scanner hands over its place in that chunk (`holdsBytes` is false).
 
 export class ByteCollector {
   private first: Buffer | undefined
@@ -20,6 +21,17 @@ export class ByteCollector {
     else (this.more ??= []).push(copy)
     this.length += length
     this.retained.retainedBytes += length
+  }
+
+  /** Whether bytes of earlier chunks are held (a text that spans chunks); if not, the text lies in one chunk. */
+  get holdsBytes(): boolean {
+    return this.first !== undefined
+  }
+
+  /** The bytes collected followed by `data[start, end)`, joined, and a fresh start. */
+  takeWith(data: Buffer, start: number, end: number): Buffer {
+    this.append(data, start, end)
+    return this.take() ?? Buffer.alloc(0)
   }
 
   /** The bytes collected (undefined when none), and a fresh start. */
