@@ -118,6 +118,31 @@ for (const format of ['ndjson', 'csv'] as const)
     t.same(lines(output), expected, 'the same rows, in order, none twice, the cut line gone')
   })
 
+t.test('an export to stdout stopped half-way is written again from its start: a stream cannot be cut back', async (t) => {
+  const checkpoint = join(dir, 'stdout-stock.checkpoint')
+  const args = ['export', '--set', 'AccumulationRegister_Stock_RecordType', '--output', '-', '--checkpoint', checkpoint]
+  const all = [...args, '--url', rootOf(source), ...credentials, '--page-size', '100']
+  const rowsOf = (stdout: string) => stdout.split('\n').filter((line) => line !== '')
+  const whole = await runCli(all).done
+  t.equal(whole.code, 0, whole.stderr)
+  const expected = rowsOf(whole.stdout)
+  t.ok(expected.length > 1000)
+  // Killed once a few pages have gone down the pipe (the first page would have been checkpointed by then).
+  const run = runCli(all)
+  let received = 0
+  run.child.stdout!.on('data', (chunk: Buffer) => {
+    received += chunk.length
+    if (received > 150_000) run.child.kill('SIGKILL')
+  })
+  const stopped = await run.done
+  t.equal(stopped.signal, 'SIGKILL', 'stopped before the end')
+  const again = await runCli(all).done
+  t.equal(again.code, 0, again.stderr)
+  t.equal(summaryOf<{ resumed: boolean }>(again.stderr).resumed, false)
+  t.same(rowsOf(again.stdout), expected, 'every row, from the first')
+  t.notOk(existsSync(checkpoint), 'no checkpoint left')
+})
+
 t.test('an export the service refuses leaves the file of the last run as it was, and makes none', async (t) => {
   const output = join(dir, 'refused-products.csv')
   const args = ['export', '--set', 'Catalog_Products', '--output', output, '--url', rootOf(source)]

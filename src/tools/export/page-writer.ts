@@ -28,7 +28,7 @@ export interface ReadPage {
 export interface PageWriter {
   /** Bytes of the output so far (the checkpoint's length). */
   readonly bytes: number
-  /** Whether a stopped run can go on from a checkpoint (not so for Parquet, whose index is at its end). */
+  /** Whether a stopped run can go on from a checkpoint (not so for Parquet, whose index is at its end, nor stdout). */
   readonly resumable: boolean
   /** The page's links at once, so that the next page can be asked for while this one is written. */
   read(answer: ServiceAnswer): ReadPage
@@ -152,7 +152,8 @@ export async function createPageWriter(options: PageWriterOptions): Promise<Page
     get bytes() {
       return output.bytes
     },
-    resumable: true,
+    // stdout cannot be cut back: checkpointed only at the end (the delta link of `--changes`).
+    resumable: target.path !== '-',
     read(answer) {
       if (passThrough) {
         // The links are read from the page's end at once, so that the next page is asked for while this
