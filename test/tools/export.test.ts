@@ -85,34 +85,85 @@ t.test('round trip: export with the loader mapping file, load it elsewhere with 
   }
 })
 
-t.test('an export stopped half-way resumes from its checkpoint: each row once', async (t) => {
-  const output = join(dir, 'resumed-stock.ndjson')
-  const args = ['export', '--set', 'AccumulationRegister_Stock_RecordType', '--output', output, '--url', rootOf(source), ...credentials]
-  const whole = await runCli([...args, '--page-size', '500']).done
-  t.equal(whole.code, 0, whole.stderr)
-  const expected = lines(output)
-  t.ok(expected.length > 1000)
-  // A run killed once it has checkpointed a page, and a half-written page behind it.
-  const run = runCli([...args, '--page-size', '100'])
-  let ended = false
-  void run.done.then(() => (ended = true))
-  await new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      const state = existsSync(`${output}.checkpoint`) ? JSON.parse(readFileSync(`${output}.checkpoint`, 'utf8')) : undefined
-      if (state?.rows >= 100 || ended) {
-        clearInterval(timer)
-        run.child.kill('SIGKILL')
-        resolve()
-      }
-    }, 2)
+// CSV too: its rows are written by the columns of its header, which a resumed run finds already in the file.
+for (const format of ['ndjson', 'csv'] as const)
+  t.test(`an export stopped half-way resumes from its checkpoint: each row once (${format})`, async (t) => {
+    const output = join(dir, `resumed-stock.${format}`)
+    const args = ['export', '--set', 'AccumulationRegister_Stock_RecordType', '--output', output, '--url', rootOf(source), ...credentials]
+    const whole = await runCli([...args, '--page-size', '500']).done
+    t.equal(whole.code, 0, whole.stderr)
+    const expected = lines(output)
+    t.ok(expected.length > 1000)
+    t.match(expected.at(-1), format === 'csv' ? /^[0-9a-f-]{36},/ : /^\{"Recorder":"[0-9a-f-]{36}"/, 'the last row has its values')
+    // A run killed once it has checkpointed a page, and a half-written page behind it.
+    const run = runCli([...args, '--page-size', '100'])
+    let ended = false
+    void run.done.then(() => (ended = true))
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        const state = existsSync(`${output}.checkpoint`) ? JSON.parse(readFileSync(`${output}.checkpoint`, 'utf8')) : undefined
+        if (state?.rows >= 100 || ended) {
+          clearInterval(timer)
+          run.child.kill('SIGKILL')
+          resolve()
+        }
+      }, 2)
+    })
+    await run.done
+    t.notOk(ended && !existsSync(`${output}.checkpoint`), 'stopped before the end')
+    writeFileSync(output, format === 'csv' ? '"cut,' : '{"cut": ', { flag: 'a' })
+    const resumed = await runCli([...args, '--page-size', '100']).done
+    t.equal(resumed.code, 0, resumed.stderr)
+    t.equal(summaryOf<{ resumed: boolean }>(resumed.stdout).resumed, true)
+    t.same(lines(output), expected, 'the same rows, in order, none twice, the cut line gone')
   })
-  await run.done
-  t.notOk(ended && !existsSync(`${output}.checkpoint`), 'stopped before the end')
-  writeFileSync(output, '{"cut": ', { flag: 'a' })
-  const resumed = await runCli([...args, '--page-size', '100']).done
-  t.equal(resumed.code, 0, resumed.stderr)
-  t.equal(summaryOf<{ resumed: boolean }>(resumed.stdout).resumed, true)
-  t.same(lines(output), expected, 'the same rows, in order, none twice, the cut line gone')
+
+t.test('an export to stdout stopped half-way is written again from its start: a stream cannot be cut back', async (t) => {
+  const checkpoint = join(dir, 'stdout-stock.checkpoint')
+  const args = ['export', '--set', 'AccumulationRegister_Stock_RecordType', '--output', '-', '--checkpoint', checkpoint]
+  const all = [...args, '--url', rootOf(source), ...credentials, '--page-size', '100']
+  const rowsOf = (stdout: string) => stdout.split('\n').filter((line) => line !== '')
+  const whole = await runCli(all).done
+  t.equal(whole.code, 0, whole.stderr)
+  const expected = rowsOf(whole.stdout)
+  t.ok(expected.length > 1000)
+  // Killed once a few pages have gone down the pipe (the first page would have been checkpointed by then).
+  const run = runCli(all)
+  let received = 0
+  run.child.stdout!.on('data', (chunk: Buffer) => {
+    received += chunk.length
+    if (received > 150_000) run.child.kill('SIGKILL')
+  })
+  const stopped = await run.done
+  t.equal(stopped.signal, 'SIGKILL', 'stopped before the end')
+  const again = await runCli(all).done
+  t.equal(again.code, 0, again.stderr)
+  t.equal(summaryOf<{ resumed: boolean }>(again.stderr).resumed, false)
+  t.same(rowsOf(again.stdout), expected, 'every row, from the first')
+  t.notOk(existsSync(checkpoint), 'no checkpoint left')
+})
+
+t.test('an export the service refuses leaves the file of the last run as it was, and makes none', async (t) => {
+  const output = join(dir, 'refused-products.csv')
+  const args = ['export', '--set', 'Catalog_Products', '--output', output, '--url', rootOf(source)]
+  const first = await runCli([...args, ...credentials]).done
+  t.equal(first.code, 0, first.stderr)
+  const written = readFileSync(output, 'utf8')
+  t.ok(lines(output).length > 100)
+  for (const [refused, expected] of [
+    [['--token', 'no-such-token'], /401 Unauthorized/],
+    [[...credentials, '--filter', 'Code eq'], /400 InvalidFilter/],
+  ] as const) {
+    const run = await runCli([...args, ...refused]).done
+    t.equal(run.code, 1)
+    t.match(run.stderr, expected)
+    t.equal(readFileSync(output, 'utf8'), written, `${refused.join(' ')}: the file of the last run kept`)
+  }
+  const missing = join(dir, 'refused-missing.ndjson')
+  const run = await runCli(['export', '--set', 'Catalog_NoSuchSet', '--output', missing, '--url', rootOf(source), ...credentials]).done
+  t.equal(run.code, 1)
+  t.match(run.stderr, /404 NotFound/)
+  t.notOk(existsSync(missing), 'no empty file for a set that does not exist')
 })
 
 t.test('--changes: the first run writes every row, each later one only what changed, removed rows marked', async (t) => {

@@ -28,7 +28,7 @@ export interface ReadPage {
 export interface PageWriter {
   /** Bytes of the output so far (the checkpoint's length). */
   readonly bytes: number
-  /** Whether a stopped run can go on from a checkpoint (not so for Parquet, whose index is at its end). */
+  /** Whether a stopped run can go on from a checkpoint (not so for Parquet, whose index is at its end, nor stdout). */
   readonly resumable: boolean
   /** The page's links at once, so that the next page can be asked for while this one is written. */
   read(answer: ServiceAnswer): ReadPage
@@ -62,15 +62,12 @@ async function openOutput(path: string, keepBytes: number | undefined): Promise<
       async close() {},
     }
   }
-  let handle: FileHandle
-  if (keepBytes === undefined) handle = await open(path, 'w')
-  else {
-    handle = await open(path, 'a+').then(async (created) => {
-      await created.close()
-      return open(path, 'r+')
-    })
-    // Whatever a stopped run wrote past its last checkpoint goes: that page is read again.
-    await handle.truncate(keepBytes)
+  // Opened with the first page to write, not before: an export the service refuses (a wrong token, a set
+  // that does not exist, a bad $filter) leaves the file of the last run as it was, and makes no empty one.
+  let opening: Promise<FileHandle> | undefined
+  const handle = () => {
+    opening ??= openFile(path, keepBytes)
+    return opening
   }
   let bytes = keepBytes ?? 0
   return {
@@ -78,19 +75,36 @@ async function openOutput(path: string, keepBytes: number | undefined): Promise<
       return bytes
     },
     async write(data) {
+      const file = await handle()
       if (typeof data === 'string') {
         const buffer = Buffer.from(data, 'utf8')
-        await handle.write(buffer, 0, buffer.length, bytes)
+        await file.write(buffer, 0, buffer.length, bytes)
         bytes += buffer.length
         return
       }
       const length = data.reduce((sum, piece) => sum + piece.length, 0)
-      await handle.writev(data, bytes)
+      await file.writev(data, bytes)
       bytes += length
     },
-    sync: () => handle.datasync(),
-    close: () => handle.close(),
+    sync: async () => (await handle()).datasync(),
+    // A file that could not be opened has nothing to close (its error was the write's).
+    close: async () =>
+      opening?.then(
+        (file) => file.close(),
+        () => undefined,
+      ),
   }
+}
+
+async function openFile(path: string, keepBytes: number | undefined): Promise<FileHandle> {
+  if (keepBytes === undefined) return open(path, 'w')
+  const handle = await open(path, 'a+').then(async (created) => {
+    await created.close()
+    return open(path, 'r+')
+  })
+  // Whatever a stopped run wrote past its last checkpoint goes: that page is read again.
+  await handle.truncate(keepBytes)
+  return handle
 }
 
 export interface PageWriterOptions {
@@ -128,14 +142,18 @@ export async function createPageWriter(options: PageWriterOptions): Promise<Page
   if (target.format === 'parquet') return parquetPageWriter(options)
   const output = await openOutput(target.path, options.keepBytes)
   const format = createRowFormat(target.format)
-  let headerDue = output.bytes === 0 && target.format === 'csv'
+  // A CSV row is written by its columns, known once the first page is in: the header states them when the
+  // file starts, and a file that goes on (a resumed run, `--follow` after a restart) already has it.
+  let columnsDue = target.format === 'csv'
+  const headerDue = output.bytes === 0
   // Rows pass through as the service wrote them only when no column is renamed.
   const passThrough = target.format === 'ndjson' && Object.keys(target.columns).length === 0
   return {
     get bytes() {
       return output.bytes
     },
-    resumable: true,
+    // stdout cannot be cut back: checkpointed only at the end (the delta link of `--changes`).
+    resumable: target.path !== '-',
     read(answer) {
       if (passThrough) {
         // The links are read from the page's end at once, so that the next page is asked for while this
@@ -167,11 +185,12 @@ export async function createPageWriter(options: PageWriterOptions): Promise<Page
         members,
         rows: value.length,
         async write() {
-          if (headerDue) {
+          if (columnsDue) {
             const { properties } = await propertiesOf(options, value[0])
             const columns = properties.map((name) => target.columns[name] ?? name)
-            await output.write(format.header(options.changes ? [...columns, REMOVED_COLUMN] : columns))
-            headerDue = false
+            const header = format.header(options.changes ? [...columns, REMOVED_COLUMN] : columns)
+            if (headerDue) await output.write(header)
+            columnsDue = false
           }
           let text = ''
           let removed = 0

@@ -10,7 +10,7 @@ export type Row = Record<string, unknown>
 export const REMOVED_COLUMN = '_removed'
 
 export interface RowFormat {
-  /** The text before the first row (the CSV header), given the columns of the rows. */
+  /** The text before the first row (the CSV header), given the columns of the rows; it fixes the columns of every row after it, whether or not the text is written (a file that goes on has it already). */
   header(columns: readonly string[]): string
   row(row: Row): string
 }

@@ -104,9 +104,10 @@ export async function runExport(options: ExportOptions): Promise<ExportSummary> 
     options.changes,
   ])
   let state: ExportState | undefined = readExportState(options.checkpointPath, identity)
-  // A Parquet file cannot be continued (its index is its end): a stopped run is written again from its
-  // start (with --changes, from the delta link kept before it).
-  if (target.format === 'parquet' && state?.next !== undefined)
+  // A Parquet file cannot be continued (its index is its end), nor can stdout be cut back to a checkpoint
+  // (what went down the pipe past it is gone, and a new reader would miss what came before it): a stopped
+  // run is written again from its start (with --changes, from the delta link kept before it).
+  if ((target.format === 'parquet' || target.path === '-') && state?.next !== undefined)
     state = { target: identity, bytes: 0, rows: 0, ...(state.deltaLink ? { deltaLink: state.deltaLink } : {}) }
   const resumed = state?.next !== undefined
   // A file is written afresh by each run, unless the run resumes one or follows changes (a continuous feed).
