@@ -95,12 +95,36 @@ export async function removeMovements(
 ): Promise<void> {
   for (const set of await registersWithMovements(transaction, recordTypeSets, recorder)) {
     const totals = registerTotals(model, registerSetOf(model, set))
-    if (totals) await transaction.run(totals.subtract(recorder.key, recorder.type))
+    if (totals) {
+      const overflow = totalsOverflow(registerSetOf(model, set).name)
+      await transaction.run(totals.subtract(recorder.key, recorder.type)).catch((error) => {
+        throw overflow(error)
+      })
+    }
     // The removed lines go to the change record: a delta shows each as removed unless it is written again.
     const keyColumns = set.key.map((k) => k.column)
     const removed = await transaction.arrays(sql`SELECT ${idList(keyColumns)} FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}`)
     recordChanges(transaction, set.table, removed)
     await transaction.run(sql`DELETE FROM ${id(set.table)} WHERE ${recorderCondition(recorder)}`)
+  }
+}
+
+/** MySQL/MariaDB error numbers of a value that does not fit its column. */
+const OUT_OF_RANGE: ReadonlySet<number> = new Set([1264 /* ER_WARN_DATA_OUT_OF_RANGE */, 1690 /* ER_DATA_OUT_OF_RANGE */])
+
+/**
+ * What a totals statement's overflow means: the movements are valid one by one, but a total of the register
+ * (a balance or a turnover of its period) would pass the digits its totals columns hold. The client's 400,
+ * naming the register; the transaction rolls back, so nothing of the posting stays.
+ */
+function totalsOverflow(register: string): (error: unknown) => unknown {
+  return (error) => {
+    const errno = (error as { errno?: unknown } | null)?.errno
+    if (typeof errno !== 'number' || !OUT_OF_RANGE.has(errno)) return error
+    return new ODataError(
+      'ValueOutOfRange',
+      `The totals of ${register} cannot hold this posting: a balance or turnover would exceed the digits its resources allow`,
+    )
   }
 }
 
@@ -136,7 +160,12 @@ export async function insertMovements(
     if (register.rows.length === 0) continue
     await insertOrConflict(transaction, model, register, `the key ${recorder.key}`)
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
-    if (totals) deferStatement(transaction, totals.add(recorder.key, recorder.type))
+    if (totals)
+      deferStatement(
+        transaction,
+        totals.add(recorder.key, recorder.type),
+        totalsOverflow(registerSetOf(model, register.recordTypeSet).name),
+      )
   }
 }
 
@@ -171,6 +200,11 @@ export async function insertMovementsOfNewRecorders(
     if (register.rows.length === 0) continue
     await insertOrConflict(transaction, model, register, 'one of these keys')
     const totals = registerTotals(model, registerSetOf(model, register.recordTypeSet))
-    if (totals) deferStatement(transaction, totals.addMany(recorderKeys, recorderType))
+    if (totals)
+      deferStatement(
+        transaction,
+        totals.addMany(recorderKeys, recorderType),
+        totalsOverflow(registerSetOf(model, register.recordTypeSet).name),
+      )
   }
 }

@@ -15,14 +15,25 @@
 import type { Statement } from '../statement.js'
 import type { Transaction } from './transaction.js'
 
-/** Per open transaction, the statements it runs last, in the order they were deferred. */
-const deferred = new WeakMap<Transaction, Statement[]>()
+/** A deferred statement, with what its failure means to the operation that deferred it. */
+interface Deferred {
+  readonly statement: Statement
+  readonly failure: ((error: unknown) => unknown) | undefined
+}
 
-/** Runs `statement` in this transaction later: before its next operation or its COMMIT, whichever comes first. */
-export function deferStatement(transaction: Transaction, statement: Statement): void {
+/** Per open transaction, the statements it runs last, in the order they were deferred. */
+const deferred = new WeakMap<Transaction, Deferred[]>()
+
+/**
+ * Runs `statement` in this transaction later: before its next operation or its COMMIT, whichever comes first.
+ * `failure` turns its error into the one its operation would have met had it run at once (a totals overflow is
+ * the client's 400, not the service's 500); the error it returns is thrown.
+ */
+export function deferStatement(transaction: Transaction, statement: Statement, failure?: (error: unknown) => unknown): void {
+  const entry = { statement, failure }
   const statements = deferred.get(transaction)
-  if (statements) statements.push(statement)
-  else deferred.set(transaction, [statement])
+  if (statements) statements.push(entry)
+  else deferred.set(transaction, [entry])
 }
 
 /** Runs the transaction's deferred statements now, in order. */
@@ -30,7 +41,13 @@ export async function runDeferredStatements(transaction: Transaction): Promise<v
   const statements = deferred.get(transaction)
   if (!statements) return
   deferred.delete(transaction)
-  for (const statement of statements) await transaction.run(statement)
+  for (const { statement, failure } of statements) {
+    try {
+      await transaction.run(statement)
+    } catch (error) {
+      throw failure ? failure(error) : error
+    }
+  }
 }
 
 /** Forgets the deferred statements of a transaction that is rolled back. */

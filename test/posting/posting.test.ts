@@ -263,3 +263,19 @@ t.test('posting documents into the same warehouse and product one after another 
   t.equal(Number(await balance()) - start, 9)
   t.equal(SALE_TYPE, 'StandardODATA.Document_GoodsSale')
 })
+
+t.test('a posting whose totals would overflow is a 400 naming the register, and nothing of it stays', async (t) => {
+  // Each line's Amount fits its column; their sum does not fit the totals' Amount of the same digits.
+  const body = documentBody(f, { rows: 2, date: '2024-09-10T08:30:00Z' })
+  for (const line of body.Goods as Record<string, unknown>[]) line.Amount = 9999999999999.99
+  const document = await create('GoodsReceipt', body)
+  const before = await totalsSnapshot(pool, model)
+  const response = await client.send('POST', `Document_GoodsReceipt(${document.Ref_Key})/Post`)
+  t.equal(response.status, 400, response.text)
+  t.equal(response.json().error.code, 'ValueOutOfRange')
+  t.match(response.json().error.message, /^The totals of (AccumulationRegister|AccountingRegister)_\w+ cannot hold this posting/)
+  const [stored] = await rows<{ Posted: number }>(pool, 'SELECT Posted FROM d_GoodsReceipt WHERE Ref_Key = ?', [document.Ref_Key])
+  t.equal(stored!.Posted, 0, 'the document stays unposted')
+  t.equal(await movementCount(document.Ref_Key), 0, 'no movement stays')
+  t.same(await totalsSnapshot(pool, model), before, 'the totals are as they were')
+})
