@@ -25,6 +25,7 @@ import {
   type BoundExpressionVisitor,
   type BoundFunctionCall,
   type BoundIn,
+  type BoundKeyText,
   type BoundLiteral,
   type BoundOrderItem,
   type BoundTransformation,
@@ -295,6 +296,7 @@ export class QueryCompiler {
       this.append(')')
     },
     BoundAggregate: (node) => this.aggregate(node),
+    BoundKeyText: (node) => this.keyText(node),
   }
 
   private literal(node: BoundLiteral): void {
@@ -422,6 +424,16 @@ export class QueryCompiler {
     this.append(' END')
   }
 
+  /** `CONCAT_WS('|', …)` of the key columns, a string column as its length and itself (bound-key-text.ts). */
+  private keyText(node: BoundKeyText): void {
+    this.append("(CONCAT_WS('|'")
+    for (const part of node.parts) {
+      const reference = this.columnReference(part.range, part.column)
+      this.append(part.type === 'Edm.String' ? `, CHAR_LENGTH(${reference}), ${reference}` : `, ${reference}`)
+    }
+    this.append(') COLLATE utf8mb4_bin)')
+  }
+
   private inList(node: BoundIn): void {
     const values = node.items.filter((item) => !(item.kind === 'BoundLiteral' && item.value === null))
     const withNull = values.length < node.items.length
@@ -433,7 +445,9 @@ export class QueryCompiler {
       this.append(' IN (')
       this.list(values, (v) => this.expression(v))
       this.append(')')
-      if (node.left.type === 'Edm.String') {
+      // A key text needs no length pair: its last part is an integer or GUID, or a string whose length is
+      // written before it, so trailing spaces cannot make two texts equal.
+      if (node.left.type === 'Edm.String' && node.left.kind !== 'BoundKeyText') {
         // As for eq: padding makes 'a ' equal 'a'; comparing (length, text) pairs keeps it exact, while
         // the plain IN before it keeps the index.
         this.append(' AND (')
