@@ -424,14 +424,19 @@ export class QueryCompiler {
     this.append(' END')
   }
 
-  /** `CONCAT_WS('|', …)` of the key columns, a string column as its length and itself (bound-key-text.ts). */
+  /**
+   * `CAST(CONCAT_WS('|', …) AS BINARY)` of the key columns, a string column as its length and itself
+   * (bound-key-text.ts). Compared as bytes: exact, with no padding rule, and the server's search of the
+   * list compares bytes instead of collating (on the service's utf8mb4_bin connections the collated text
+   * took the changed rows' statement from 4 to 9 ms, the bytes 3 ms).
+   */
   private keyText(node: BoundKeyText): void {
-    this.append("(CONCAT_WS('|'")
+    this.append("CAST(CONCAT_WS('|'")
     for (const part of node.parts) {
       const reference = this.columnReference(part.range, part.column)
       this.append(part.type === 'Edm.String' ? `, CHAR_LENGTH(${reference}), ${reference}` : `, ${reference}`)
     }
-    this.append(') COLLATE utf8mb4_bin)')
+    this.append(') AS BINARY)')
   }
 
   private inList(node: BoundIn): void {
@@ -445,8 +450,7 @@ export class QueryCompiler {
       this.append(' IN (')
       this.list(values, (v) => this.expression(v))
       this.append(')')
-      // A key text needs no length pair: its last part is an integer or GUID, or a string whose length is
-      // written before it, so trailing spaces cannot make two texts equal.
+      // A key text needs no length pair: it is compared as bytes, with no padding rule.
       if (node.left.type === 'Edm.String' && node.left.kind !== 'BoundKeyText') {
         // As for eq: padding makes 'a ' equal 'a'; comparing (length, text) pairs keeps it exact, while
         // the plain IN before it keeps the index.
