@@ -90,15 +90,26 @@ t.test('the server’s key text of a row is the service’s, whatever a string h
   t.not(BoundKeyText.of(parts, [A, 'a|b']), BoundKeyText.of(parts, [`${A}|1|a`, 'b']), 'a string’s length sets it apart')
 })
 
-t.test('a key with a date-time keeps the grouped form, runs of integers as ranges', async (t) => {
+t.test('a key with a date-time keeps the grouped form: exactly the keyed rows', async (t) => {
   const prices = entitySetSources(model)('InformationRegister_Prices')
   const set = model.entitySetByName.get('InformationRegister_Prices')!
   const columns = set.key.map((property) => prices.columnByName.get(property.name)!)
+  for (const period of ['2024-01-01 00:00:00', '2024-02-01 00:00:00'])
+    for (const priceType of ['Retail', 'Wholesale'])
+      await pool.query('INSERT INTO ir_Prices (Period, Product_Key, PriceType, Price) VALUES (?, ?, ?, 1)', [period, B, priceType])
   const scope = QueryScope.over(prices)
   const query = new QueryCompiler().compileSelect({
     scope,
     columns: columns.map((column) => ({ expression: BoundProperty.create(scope.root, column) })),
-    where: [keyMatch(scope.root, columns, [['2024-01-01 00:00:00', A, 'Retail']])],
+    where: [
+      keyMatch(scope.root, columns, [
+        ['2024-01-01 00:00:00', B, 'Retail'],
+        ['2024-02-01 00:00:00', B, 'Wholesale'],
+        ['2024-03-01 00:00:00', B, 'Retail'],
+      ]),
+    ],
   })
   t.notMatch(query.text, /CONCAT_WS/)
+  const [rows] = (await pool.query({ sql: query.text, rowsAsArray: true }, query.parameters as unknown[])) as unknown as [string[][]]
+  t.same(rows.map(([period, , priceType]) => `${String(period).slice(0, 7)} ${priceType}`).sort(), ['2024-01 Retail', '2024-02 Wholesale'])
 })
