@@ -1,7 +1,7 @@
 // A row's key as one text, for matching many keys at once (src/service/read/change-tracking.ts): the key
 // columns' texts joined by `|`, each string column preceded by its length in characters, so that no two
-// keys share a text whatever their strings hold; the compiler makes it bytes. Not an OData expression: the service builds it, a client
-// cannot write it.
+// keys share a text whatever their strings hold; the compiler makes it bytes. Not an OData expression:
+// the service builds it, a client cannot write it.
 import type { BoundProperty } from './bound-property.js'
 
 export interface BoundKeyText {
