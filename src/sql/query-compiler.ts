@@ -25,6 +25,7 @@ import {
   type BoundExpressionVisitor,
   type BoundFunctionCall,
   type BoundIn,
+  type BoundKeyText,
   type BoundLiteral,
   type BoundOrderItem,
   type BoundTransformation,
@@ -295,6 +296,7 @@ export class QueryCompiler {
       this.append(')')
     },
     BoundAggregate: (node) => this.aggregate(node),
+    BoundKeyText: (node) => this.keyText(node),
   }
 
   private literal(node: BoundLiteral): void {
@@ -422,6 +424,21 @@ export class QueryCompiler {
     this.append(' END')
   }
 
+  /**
+   * `CAST(CONCAT_WS('|', …) AS BINARY)` of the key columns, a string column as its length and itself
+   * (bound-key-text.ts). Compared as bytes: exact, with no padding rule, and the server's search of the
+   * list compares bytes instead of collating (on the service's utf8mb4_bin connections the collated text
+   * took the changed rows' statement from 4 to 9 ms, the bytes 3 ms).
+   */
+  private keyText(node: BoundKeyText): void {
+    this.append("CAST(CONCAT_WS('|'")
+    for (const part of node.parts) {
+      const reference = this.columnReference(part.range, part.column)
+      this.append(part.type === 'Edm.String' ? `, CHAR_LENGTH(${reference}), ${reference}` : `, ${reference}`)
+    }
+    this.append(') AS BINARY)')
+  }
+
   private inList(node: BoundIn): void {
     const values = node.items.filter((item) => !(item.kind === 'BoundLiteral' && item.value === null))
     const withNull = values.length < node.items.length
@@ -433,7 +450,8 @@ export class QueryCompiler {
       this.append(' IN (')
       this.list(values, (v) => this.expression(v))
       this.append(')')
-      if (node.left.type === 'Edm.String') {
+      // A key text needs no length pair: it is compared as bytes, with no padding rule.
+      if (node.left.type === 'Edm.String' && node.left.kind !== 'BoundKeyText') {
         // As for eq: padding makes 'a ' equal 'a'; comparing (length, text) pairs keeps it exact, while
         // the plain IN before it keeps the index.
         this.append(' AND (')

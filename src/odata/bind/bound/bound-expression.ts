@@ -7,6 +7,7 @@ import type { BoundCollectionCount } from './bound-collection-count.js'
 import type { BoundComparison } from './bound-comparison.js'
 import type { BoundFunctionCall } from './bound-function-call.js'
 import type { BoundIn } from './bound-in.js'
+import type { BoundKeyText } from './bound-key-text.js'
 import type { BoundLambda } from './bound-lambda.js'
 import type { BoundLiteral } from './bound-literal.js'
 import type { BoundLogical } from './bound-logical.js'
@@ -28,6 +29,7 @@ export type BoundExpression =
   | BoundLambda
   | BoundCollectionCount
   | BoundAggregate
+  | BoundKeyText
 
 export type BoundExpressionKind = BoundExpression['kind']
 
