@@ -17,9 +17,10 @@
 // default 3; BENCH_COMPARE_BUILDS; BENCH_CPU_PROF=<folder> for profiles of every server)
 import http from 'node:http'
 import path from 'node:path'
-import { buildJsonBatch, type BuiltBatch } from '../src/tools/shared/batch-body.js'
+import type { BuiltBatch } from '../src/tools/shared/batch-body.js'
 import { type ServiceChild, startBenchmarkServer, startServiceChild } from '../test/support/service-child.js'
 import { prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
+import { catalogCreateBatch } from './support/catalog-create-batch.js'
 import { freePorts } from './support/free-port.js'
 
 const CLIENTS = 4
@@ -37,22 +38,7 @@ const cleanUp = () => pool.query('DELETE FROM `c_Products` WHERE `Article` = ?',
 await cleanUp()
 await waitForQuietDatabase(pool)
 
-let serial = 0
-function batch(): BuiltBatch {
-  return buildJsonBatch(
-    Array.from({ length: OPERATIONS }, (_, i) => {
-      serial++
-      return {
-        id: String(i + 1),
-        method: 'POST',
-        url: 'Catalog_Products',
-        headers: { 'Content-Type': 'application/json' },
-        body: { Code: `U${String(serial).padStart(10, '0')}`, Description: `Bench item ${serial}`, Article: MARK, Unit: 'pcs' },
-        atomicityGroup: 'g',
-      }
-    }),
-  )
-}
+const batch = (): BuiltBatch => catalogCreateBatch(OPERATIONS, MARK)
 
 function post(agent: http.Agent, port: number, built: BuiltBatch): Promise<void> {
   return new Promise((resolve, reject) => {

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { JsonBatchWriter } from '../src/batch/answer/json-batch-writer.js'
 import type { createJsonIntake } from '../src/batch/intake/json/json-intake.js'
-import { buildJsonBatch } from '../src/tools/shared/batch-body.js'
+import { catalogCreateBatch } from './support/catalog-create-batch.js'
 
 const OPERATIONS = 100
 const BODIES = 50
@@ -37,24 +37,7 @@ async function loadBuild(folder: string | undefined): Promise<Build> {
   return { name: folder ?? 'this build', createJsonIntake: intake.createJsonIntake, JsonBatchWriter: writer.JsonBatchWriter }
 }
 
-let serial = 0
-const bodies = Array.from(
-  { length: BODIES },
-  () =>
-    buildJsonBatch(
-      Array.from({ length: OPERATIONS }, (_, i) => {
-        serial++
-        return {
-          id: String(i + 1),
-          method: 'POST',
-          url: 'Catalog_Products',
-          headers: { 'Content-Type': 'application/json' },
-          body: { Code: `U${String(serial).padStart(10, '0')}`, Description: `Bench item ${serial}`, Article: 'bench', Unit: 'pcs' },
-          atomicityGroup: 'g',
-        }
-      }),
-    ).body,
-)
+const bodies = Array.from({ length: BODIES }, () => catalogCreateBatch(OPERATIONS, 'bench').body)
 
 // The answer of one change set, shaped as the service answers a create (write-result.ts).
 const ENTITY_TYPE = 'application/json;odata.metadata=minimal;odata.streaming=true;IEEE754Compatible=false;charset=utf-8'
