@@ -300,3 +300,12 @@ t.test('a virtual-table call exports like a set', async (t) => {
   })
   t.equal(rows.length - 1, Number(balance.text), 'every group, over several pages')
 })
+
+t.test('an output that cannot be written is named in the error, with what to do', async (t) => {
+  const output = join(dir, 'no-such-folder', 'products.ndjson')
+  const run = await runCli(['export', '--set', 'Catalog_Products', '--output', output, '--url', rootOf(source), ...credentials]).done
+  t.equal(run.code, 1)
+  t.match(run.stderr, `cannot write ${output}`)
+  t.match(run.stderr, /ENOENT/)
+  t.match(run.stderr, /run the same command again: it resumes from the checkpoint/)
+})

@@ -62,11 +62,12 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
   process.once('SIGTERM', onSignal)
   try {
     for (const target of targets) {
+      const checkpointPath =
+        a.value('checkpoint') ?? `${target.path === '-' ? target.resource.replace(/[^\w.-]+/g, '_') : target.path}.checkpoint`
       const summary = await runExport({
         client,
         target,
-        checkpointPath:
-          a.value('checkpoint') ?? `${target.path === '-' ? target.resource.replace(/[^\w.-]+/g, '_') : target.path}.checkpoint`,
+        checkpointPath,
         changes: a.flag('changes'),
         follow,
         intervalSeconds: a.number('interval', 10),
@@ -74,6 +75,8 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
         retryForSeconds: a.number('retry-for', 120),
         terminal: Boolean(process.stderr.isTTY),
         stop: stop.signal,
+      }).catch((error: unknown) => {
+        throw fileFailure(error, target.path, checkpointPath) ?? error
       })
       const line = JSON.stringify({ event: 'summary', resource: target.resource, output: target.path, ...summary })
       if (target.path === '-') console.error(line)
@@ -91,4 +94,19 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
     process.off('SIGTERM', onSignal)
     await client.close()
   }
+}
+
+/**
+ * A file the export cannot write (a full disk, a folder that is not there, no permission): the message names
+ * the output and its checkpoint and says what to do: the checkpoint only moves past rows the file holds
+ * (docs/export.md), so running the same command again resumes.
+ */
+function fileFailure(error: unknown, output: string, checkpoint: string): Error | undefined {
+  const { code, syscall } = (error ?? {}) as { code?: unknown; syscall?: unknown }
+  // To standard output the failure is the reader's (a closed pipe): the driver's message says it.
+  if (typeof code !== 'string' || typeof syscall !== 'string' || output === '-') return undefined
+  return new Error(
+    `odata-registers export: cannot write ${output} (or its checkpoint ${checkpoint}): ${(error as Error).message}. ` +
+      'Make room or fix the path, then run the same command again: it resumes from the checkpoint (Parquet, which keeps none, starts again).',
+  )
 }
