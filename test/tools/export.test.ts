@@ -309,3 +309,10 @@ t.test('an output that cannot be written is named in the error, with what to do'
   t.match(run.stderr, /ENOENT/)
   t.match(run.stderr, /run the same command again: it resumes from the checkpoint/)
 })
+
+t.test('a resource with a query is refused before anything is asked, naming the options to use', async (t) => {
+  const run = await runCli(['export', '--set', 'Catalog_Products?$top=1', '--url', rootOf(source), ...credentials]).done
+  t.equal(run.code, 1)
+  t.match(run.stderr, /--set: Catalog_Products\?\$top=1 is a resource path and takes no query; give \$filter with --filter/)
+  t.equal(run.stdout, '', 'no rows written')
+})

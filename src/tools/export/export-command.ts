@@ -11,7 +11,7 @@
 import { ServiceClient } from '../shared/service-client.js'
 import { readArguments, SERVICE_VALUES, serviceConnection } from '../shared/command-arguments.js'
 import { EXPORT_USAGE } from './export-usage.js'
-import { exportTargetsOf, formatOfOutput, type ExportTarget } from './export-plan.js'
+import { exportTargetsOf, formatOfOutput, resourcePath, type ExportTarget } from './export-plan.js'
 import { ExportGaveUp, runExport } from './run-export.js'
 
 export async function exportCommand(args: readonly string[]): Promise<number> {
@@ -39,7 +39,7 @@ export async function exportCommand(args: readonly string[]): Promise<number> {
   if (set) {
     const output = a.value('output') ?? '-'
     targets.push({
-      resource: set,
+      resource: resourcePath(set, '--set'),
       path: output,
       format: formatOfOutput(output, a.value('format')),
       columns: {},

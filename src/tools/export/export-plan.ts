@@ -32,6 +32,18 @@ export function formatOfOutput(path: string, given: string | undefined): ExportF
   throw new Error(`cannot tell the format of ${path}: name it .csv, .ndjson or .parquet, or give --format`)
 }
 
+/**
+ * The resource as given, refused when it carries a query: the export asks for its own pages (keyset paging,
+ * `$top`, `$orderby`), and options given there would either be lost or break the paging.
+ */
+export function resourcePath(resource: string, where: string): string {
+  if (/[?#]/.test(resource))
+    throw new Error(
+      `${where}: ${resource} is a resource path and takes no query; give $filter with --filter (or "filter") and $select with --select (or "select")`,
+    )
+  return resource
+}
+
 /** A load mapping's `columns` (column → property) turned round (property → column). */
 export function invertColumns(columns: Readonly<Record<string, string>>): Record<string, string> {
   const inverted: Record<string, string> = {}
@@ -57,7 +69,7 @@ export function exportTargetsOf(mappingPath: string, formatGiven: string | undef
     return {
       ...option('filter'),
       ...option('select'),
-      resource: file.set,
+      resource: resourcePath(file.set, `${mappingPath}: files[${i}].set`),
       path: file.path,
       format: formatOfOutput(file.path, file.format ?? formatGiven),
       columns: invertColumns(file.columns),
