@@ -22,6 +22,7 @@ import { type ServiceChild, startBenchmarkServer, startServiceChild } from '../t
 import { prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { catalogCreateBatch } from './support/catalog-create-batch.js'
 import { freePorts } from './support/free-port.js'
+import { postBatch } from './support/post-batch.js'
 
 const CLIENTS = 4
 const OPERATIONS = 100
@@ -40,32 +41,12 @@ await waitForQuietDatabase(pool)
 
 const batch = (): BuiltBatch => catalogCreateBatch(OPERATIONS, MARK)
 
-function post(agent: http.Agent, port: number, built: BuiltBatch): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/api/v4/$batch',
-        agent,
-        headers: { Authorization: 'Bearer bench-token', 'Content-Type': built.contentType, 'Content-Length': built.body.length },
-      },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (chunk: Buffer) => chunks.push(chunk))
-        response.on('end', () => {
-          const body = Buffer.concat(chunks).toString()
-          // Every create answered, or the round measured something else than the work it claims.
-          if (response.statusCode !== 200 || body.split('"status":201').length - 1 !== OPERATIONS)
-            reject(new Error(`batch failed: ${response.statusCode} ${body.slice(0, 300)}`))
-          else resolve()
-        })
-      },
-    )
-    request.on('error', reject)
-    request.end(built.body)
-  })
+async function post(agent: http.Agent, port: number, built: BuiltBatch): Promise<void> {
+  const answer = await postBatch(port, built.body, built.contentType, agent)
+  const body = answer.body.toString()
+  // Every create answered, or the round measured something else than the work it claims.
+  if (answer.statusCode !== 200 || body.split('"status":201').length - 1 !== OPERATIONS)
+    throw new Error(`batch failed: ${answer.statusCode} ${body.slice(0, 300)}`)
 }
 
 /** CPU µs per operation of `server` while it answers `batches` batches (bodies built before its clock starts). */

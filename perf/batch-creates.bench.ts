@@ -30,6 +30,7 @@ import { readBatchAnswer } from '../src/tools/shared/batch-answer.js'
 import { benchAddress, prepareBenchDatabase, waitForQuietDatabase } from './support/bench-database.js'
 import { databaseCpuReader } from './support/database-cpu.js'
 import { freePorts } from './support/free-port.js'
+import { postBatch } from './support/post-batch.js'
 import { printResult } from './support/report.js'
 import { type ServiceChild, startBenchmarkServer } from '../test/support/service-child.js'
 
@@ -71,39 +72,18 @@ function batch(format: 'json' | 'multipart'): BuiltBatch {
 /** What a client does with the answer: `light` counts the 201s in the text; `real` parses it as a client must. */
 type Client = 'light' | 'real'
 
-function post(agent: http.Agent, port: number, built: BuiltBatch, client: Client): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/api/v4/$batch',
-        agent,
-        headers: { Authorization: 'Bearer bench-token', 'Content-Type': built.contentType, 'Content-Length': built.body.length },
-      },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (c: Buffer) => chunks.push(c))
-        response.on('end', () => {
-          const body = Buffer.concat(chunks)
-          let created: number
-          if (client === 'real') {
-            // JSON.parse of the answer, or a multipart reader that parses each part's JSON (the tools' own).
-            const answers = readBatchAnswer(response.headers['content-type'] ?? '', body)
-            created = answers.filter((answer) => answer.status === 201 && typeof answer.body === 'object').length
-          } else
-            created =
-              body.toString().split(built.contentType.startsWith('application/json') ? '"status":201' : 'HTTP/1.1 201 Created').length - 1
-          if (response.statusCode !== 200 || created !== OPERATIONS)
-            reject(new Error(`batch failed: ${response.statusCode} ${body.subarray(0, 300).toString()}`))
-          else resolve()
-        })
-      },
-    )
-    request.on('error', reject)
-    request.end(built.body)
-  })
+async function post(agent: http.Agent, port: number, built: BuiltBatch, client: Client): Promise<void> {
+  const answer = await postBatch(port, built.body, built.contentType, agent)
+  let created: number
+  if (client === 'real') {
+    // JSON.parse of the answer, or a multipart reader that parses each part's JSON (the tools' own).
+    const answers = readBatchAnswer(answer.contentType, answer.body)
+    created = answers.filter((part) => part.status === 201 && typeof part.body === 'object').length
+  } else
+    created =
+      answer.body.toString().split(built.contentType.startsWith('application/json') ? '"status":201' : 'HTTP/1.1 201 Created').length - 1
+  if (answer.statusCode !== 200 || created !== OPERATIONS)
+    throw new Error(`batch failed: ${answer.statusCode} ${answer.body.subarray(0, 300).toString()}`)
 }
 
 /** A batch as a client builds it when it sends it: the items made, then the body written (the tools' own writer). */

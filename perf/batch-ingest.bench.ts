@@ -7,7 +7,6 @@
 // Also measured in the same run: the intake's share of the end-to-end time, its time per batch (read in
 // this process from bodies like the ones sent, in 64 KB chunks) against the wall time per batch of the
 // throughput run, that is the server's timeline per batch (the goal is under 5 %).
-import http from 'node:http'
 import { buildJsonBatch, buildMultipartBatch, type BuiltBatch, type OperationSpec } from '../src/tools/shared/batch-body.js'
 import type { BatchIntake } from '../src/batch/intake/batch-intake.js'
 import { createJsonIntake } from '../src/batch/intake/json/json-intake.js'
@@ -17,6 +16,7 @@ import { createPool } from '../src/store/pool.js'
 import { startBenchmarkServer } from '../test/support/service-child.js'
 import { benchAddress, prepareBenchDatabase } from './support/bench-database.js'
 import { directDocumentWriter } from './support/direct-document-writer.js'
+import { postBatch } from './support/post-batch.js'
 import { printResult } from './support/report.js'
 
 const CLIENTS = 4
@@ -76,31 +76,12 @@ function batchOperations(): OperationSpec[] {
   return [...creates, ...posts]
 }
 
-function post(port: number, body: Buffer, contentType: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/api/v4/$batch',
-        headers: { Authorization: 'Bearer bench-token', 'Content-Type': contentType, 'Content-Length': body.length },
-        agent: false,
-      },
-      (response) => {
-        const chunks: Buffer[] = []
-        response.on('data', (c: Buffer) => chunks.push(c))
-        response.on('end', () => {
-          const text = Buffer.concat(chunks).toString()
-          if (response.statusCode !== 200 || /"status":4\d\d|HTTP\/1\.1 [45]\d\d/.test(text))
-            reject(new Error(`batch failed: ${response.statusCode} ${text.slice(0, 300)}`))
-          else resolve(response.statusCode)
-        })
-      },
-    )
-    request.on('error', reject)
-    request.end(body)
-  })
+async function post(port: number, body: Buffer, contentType: string): Promise<number | undefined> {
+  const answer = await postBatch(port, body, contentType, false)
+  const text = answer.body.toString()
+  if (answer.statusCode !== 200 || /"status":4\d\d|HTTP\/1\.1 [45]\d\d/.test(text))
+    throw new Error(`batch failed: ${answer.statusCode} ${text.slice(0, 300)}`)
+  return answer.statusCode
 }
 
 /** Rows per second and wall milliseconds per batch through the server on `port`. */
