@@ -71,6 +71,8 @@ export interface ChangedKey {
   readonly position: string
   /** The key's text (change-record.ts: changeKeyText). */
   readonly keyText: string
+  /** The key's values as the note holds them (each as text, or null), in its set's key order. */
+  readonly values: readonly (string | null)[]
 }
 
 /**
@@ -178,11 +180,12 @@ export async function changedPage(
   for (const note of read.notes) {
     const seq = String(note.seq)
     const skip = BigInt(seq) === start.seq ? (start.index ?? Number.MAX_SAFE_INTEGER) : -1
-    const keys = JSON.parse(note.key_texts) as unknown[][]
+    const keys = JSON.parse(note.key_texts) as (string | null)[][]
     for (let index = skip + 1; index < keys.length; index++) {
-      const keyText = JSON.stringify(keys[index])
+      const values = keys[index]!
+      const keyText = JSON.stringify(values)
       last.delete(keyText)
-      last.set(keyText, { seq, position: `${seq}.${index}`, keyText })
+      last.set(keyText, { seq, position: `${seq}.${index}`, keyText, values })
     }
   }
   const keys: ChangedKey[] = []
@@ -191,11 +194,6 @@ export async function changedPage(
     keys.push(key)
   }
   return { keys, upTo: read.upTo }
-}
-
-/** The keys of `changedPage` over the whole range (after, upTo], without a stretch. */
-export async function changedKeys(pool: Pool, table: string, after: string, upTo: string, limit: number): Promise<ChangedKey[]> {
-  return (await changedPage(pool, table, after, upTo, limit)).keys
 }
 
 /**

@@ -3,7 +3,7 @@
 // statement with the clock's shared lock, several when the notes are many.
 import t from 'tap'
 import { loadModel } from '../../src/model/load-model.js'
-import { changedKeys, changeWatermark } from '../../src/store/change-feed.js'
+import { changedPage, changeWatermark } from '../../src/store/change-feed.js'
 import { changeKeyText, KEYS_PER_NOTE, recordChange, recordChanges } from '../../src/store/change-record.js'
 import { migrate } from '../../src/store/migrate.js'
 import { runInTransaction } from '../../src/store/transaction.js'
@@ -24,10 +24,10 @@ t.test('a transaction of more notes than one statement takes: every one kept, on
     recordChange(transaction, 'ir_Другая', ['Цена "в кавычках" \\ и обратная черта', 1])
   })
   const end = await changeWatermark(pool)
-  const many = await changedKeys(pool, 'c_Many', start, end, 100_000)
+  const many = (await changedPage(pool, 'c_Many', start, end, 100_000)).keys
   t.equal(many.length, keys.length, 'each key once')
   t.same(new Set(many.map((note) => note.keyText)), new Set(keys.map(changeKeyText)))
-  const other = await changedKeys(pool, 'ir_Другая', start, end, 10)
+  const other = (await changedPage(pool, 'ir_Другая', start, end, 10)).keys
   t.same(
     other.map((note) => JSON.parse(note.keyText)),
     [['Цена "в кавычках" \\ и обратная черта', '1']],
@@ -49,7 +49,7 @@ t.test('one note per table a transaction wrote; a key written again later gives 
   const start = await changeWatermark(pool)
   for (const value of ['a', 'b', 'a'])
     await runInTransaction(pool, async (transaction) => recordChange(transaction, 'c_Again', ['Ключ', value]))
-  const notes = await changedKeys(pool, 'c_Again', start, await changeWatermark(pool), 10)
+  const notes = (await changedPage(pool, 'c_Again', start, await changeWatermark(pool), 10)).keys
   t.same(
     notes.map((note) => JSON.parse(note.keyText)[1]),
     ['b', 'a'],

@@ -4,7 +4,7 @@
 // purpose, with two connections, instead of hoping a load test meets it.
 import t from 'tap'
 import { loadModel } from '../../src/model/load-model.js'
-import { changedKeys, changeWatermark } from '../../src/store/change-feed.js'
+import { changedPage, changeWatermark } from '../../src/store/change-feed.js'
 import { recordChange, writeRecordedChanges } from '../../src/store/change-record.js'
 import { migrate } from '../../src/store/migrate.js'
 import { runInTransaction, transactionOn } from '../../src/store/transaction.js'
@@ -39,7 +39,7 @@ t.test('a smaller number committed later: the mark waits for it, so the delta up
   // A reader takes the mark and reads the delta up to it at once, as a delta request does.
   const delta = changeWatermark(pool).then((position) => {
     order.push('mark')
-    return changedKeys(pool, 'c_Test', start, position, 100)
+    return changedPage(pool, 'c_Test', start, position, 100).then((page) => page.keys)
   })
   // Give a mark that does not wait every chance to be taken now, past the fast note and before the slow one.
   await new Promise((resolve) => setTimeout(resolve, 300))
@@ -72,7 +72,7 @@ t.test('a rolled-back or retried transaction leaves no note; a row written twice
     // A deadlock victim runs again whole: its first attempt's notes must not stay.
     if (attempts === 1) throw Object.assign(new Error('deadlock'), { errno: 1213 })
   })
-  const notes = await changedKeys(pool, 'c_Test', start, await changeWatermark(pool), 100)
+  const notes = (await changedPage(pool, 'c_Test', start, await changeWatermark(pool), 100)).keys
   t.same(notes.map((note) => note.keyText).sort(), [JSON.stringify(['attempt 2']), JSON.stringify(['twice'])])
 })
 
@@ -81,14 +81,14 @@ t.test('a key written again later is shown once, at its last note', async (t) =>
   for (const key of ['a', 'b', 'a', 'c', 'a'])
     await runInTransaction(pool, async (transaction) => recordChange(transaction, 'c_Order', [key]))
   const end = await changeWatermark(pool)
-  const all = await changedKeys(pool, 'c_Order', start, end, 100)
+  const all = (await changedPage(pool, 'c_Order', start, end, 100)).keys
   t.same(
     all.map((note) => JSON.parse(note.keyText)[0]),
     ['b', 'c', 'a'],
   )
   // Paged two at a time, from the last note shown: the same three, once each.
-  const first = await changedKeys(pool, 'c_Order', start, end, 2)
-  const second = await changedKeys(pool, 'c_Order', first[1]!.position, end, 2)
+  const first = (await changedPage(pool, 'c_Order', start, end, 2)).keys
+  const second = (await changedPage(pool, 'c_Order', first[1]!.position, end, 2)).keys
   t.same(
     [...first, ...second].map((note) => JSON.parse(note.keyText)[0]),
     ['b', 'c', 'a'],

@@ -5,7 +5,7 @@
 // end inside a note. A long range is cut into stretches at a bound of keys, each of which holds each row once.
 import t from 'tap'
 import { loadModel } from '../../src/model/load-model.js'
-import { changedKeys, changedPage, changeWatermark } from '../../src/store/change-feed.js'
+import { changedPage, changeWatermark } from '../../src/store/change-feed.js'
 import { changeKeyText, KEYS_PER_NOTE, recordChange } from '../../src/store/change-record.js'
 import { migrate } from '../../src/store/migrate.js'
 import { runInTransaction } from '../../src/store/transaction.js'
@@ -72,7 +72,7 @@ function expected(after: bigint, upTo: bigint): string[] {
 async function pagedThrough(after: string, upTo: string, size: number): Promise<string[]> {
   const shown: string[] = []
   for (let position = after; ; ) {
-    const page = await changedKeys(pool, 'c_Paged', position, upTo, size)
+    const page = (await changedPage(pool, 'c_Paged', position, upTo, size)).keys
     shown.push(...page.map((key) => `${key.position} ${key.keyText}`))
     if (page.length < size) return shown
     position = page[page.length - 1]!.position
@@ -110,7 +110,7 @@ t.test('a range that starts and ends between the notes', async (t) => {
 
 t.test('a position inside a note: the keys after it in that note, and the later notes', async (t) => {
   const note = notes.find((n) => n.key_count === KEYS_PER_NOTE)!
-  const keys = await changedKeys(pool, 'c_Paged', `${note.seq}.${KEYS_PER_NOTE - 3}`, String(note.seq), 10)
+  const keys = (await changedPage(pool, 'c_Paged', `${note.seq}.${KEYS_PER_NOTE - 3}`, String(note.seq), 10)).keys
   t.same(
     keys.map((key) => key.position),
     [`${note.seq}.${KEYS_PER_NOTE - 2}`, `${note.seq}.${KEYS_PER_NOTE - 1}`],
@@ -155,8 +155,8 @@ t.test('stretches: a long range cut at a bound of keys, at note boundaries, each
 })
 
 t.test('an empty range and a row of the other table', async (t) => {
-  t.same(await changedKeys(pool, 'c_Paged', end, end, 10), [])
-  const other = await changedKeys(pool, 'c_Other', start, end, 1000)
+  t.same((await changedPage(pool, 'c_Paged', end, end, 10)).keys, [])
+  const other = (await changedPage(pool, 'c_Other', start, end, 1000)).keys
   t.ok(other.length > 0 && other.length <= 10)
   t.ok(other.every((note) => /^\["row \d"\]$/.test(note.keyText)))
   t.equal(changeKeyText(['row 1']), '["row 1"]', 'the key text the notes hold')

@@ -77,7 +77,8 @@ export async function readDelta(
   const moreStretches = !morePages && BigInt(upTo) < BigInt(mark)
   const more = morePages || moreStretches
   const page = morePages ? notes.slice(0, size) : notes
-  const keys = page.map((note) => JSON.parse(note.keyText) as string[])
+  // Each key's values as its note holds them, as text, in the set's key order.
+  const keys = page.map((note) => note.values as string[])
 
   const parsed = parseReadOptions(request, 'collection')
   const format = jsonFormat(request)
