@@ -3,7 +3,7 @@
 // key of the entity the row is, in the order of its set's key (a movement: Recorder, Recorder_Type,
 // LineNumber of its `_RecordType` set) — and the notes are
 // written to `_change_notes` in the same transaction, as its last statements before the COMMIT
-// (runInTransaction calls writeRecordedChanges). A rolled-back or retried transaction leaves no note;
+// (runInTransaction runs takeRecordedChanges' statements, the last with its COMMIT). A rolled-back or retried transaction leaves no note;
 // a committed one always leaves its notes. A transaction writes one note per tracked table it wrote
 // (`_change_notes`), holding the keys of all its rows there, not a note per row. Delta links read them back (change-feed.ts,
 // docs/change-tracking.md).
@@ -87,6 +87,10 @@ const NOTES_PER_INSERT = 16
  * lock is taken before the first note gets its number (the clock row is read before any is inserted) and
  * held to the COMMIT, and costs no round trip of its own. A note is one row per table the transaction wrote:
  * `key_texts` is the JSON array of its rows' keys (the `changeKeyText` arrays, joined), no per-key index.
+ * Without the clock's row the join yields a NULL table name, which the NOT NULL column refuses (strict mode,
+ * src/store/pool.ts): the statement fails, and with it the transaction, rather than note a change without the
+ * lock, which a delta reader would then hand out a position behind. It fails rather than inserting nothing
+ * because it travels in one packet with the COMMIT (transaction.ts), which nothing can stop once it is sent.
  * (INSERT … SELECT takes InnoDB's table-level auto-increment lock for the statement under
  * `innodb_autoinc_lock_mode` 1, never across the transaction.)
  */
@@ -95,8 +99,8 @@ function insertNotes(count: number): string {
     i === 0 ? 'SELECT ? AS table_name, ? AS key_count, ? AS key_texts' : 'SELECT ?, ?, ?',
   ).join(' UNION ALL ')
   return `INSERT INTO _change_notes (table_name, key_count, key_texts)
-SELECT n.table_name, n.key_count, n.key_texts FROM _change_clock c JOIN (${rows}) n
-WHERE c.id = 1 LOCK IN SHARE MODE`
+SELECT IF(c.id IS NULL, NULL, n.table_name), n.key_count, n.key_texts FROM (${rows}) n
+LEFT JOIN _change_clock c ON c.id = 1 LOCK IN SHARE MODE`
 }
 
 /** The note rows of a transaction: per table, its key texts in slices of at most KEYS_PER_NOTE. */
@@ -112,19 +116,30 @@ function noteRows(byTable: Map<string, Set<string>>): [string, number, string][]
   return notes
 }
 
-/** Writes the transaction's notes, under the clock's shared lock; nothing when it noted nothing. */
-export async function writeRecordedChanges(transaction: Transaction): Promise<void> {
+/**
+ * The statements that write the transaction's notes, under the clock's shared lock, and forgets them; none
+ * when it noted nothing. The transaction runs them last, the last one with its COMMIT (transaction.ts).
+ */
+export function takeRecordedChanges(transaction: Transaction): Statement[] {
   const byTable = pending.get(transaction)
-  if (!byTable) return
+  if (!byTable) return []
   pending.delete(transaction)
   const notes = noteRows(byTable)
+  const statements: Statement[] = []
   for (let start = 0; start < notes.length; start += NOTES_PER_INSERT) {
     const chunk = notes.slice(start, start + NOTES_PER_INSERT)
-    const written = await transaction.run(new Statement(insertNotes(chunk.length), chunk.flat()))
-    // Without the clock's row the join yields nothing: no lock, and a delta reader could hand out a position
-    // a writer still stands behind.
-    if (written.affectedRows !== chunk.length) throw new Error('internal: _change_clock has no row; run migrate')
+    statements.push(new Statement(insertNotes(chunk.length), chunk.flat()))
   }
+  return statements
+}
+
+/** MySQL's error for a NULL in a NOT NULL column: what the notes meet without the clock's row. */
+const ER_BAD_NULL_ERROR = 1048
+
+/** What a failure of the notes' statement means: without the clock's row, an installation migrate has not finished. */
+export function notesFailure(error: unknown): never {
+  if ((error as { errno?: number } | null)?.errno === ER_BAD_NULL_ERROR) throw new Error('internal: _change_clock has no row; run migrate')
+  throw error
 }
 
 /** Forgets the notes of a transaction that is rolled back (its attempt may be run again with a fresh one). */

@@ -41,7 +41,8 @@ export interface Database {
 
 type Source = Pool | PoolConnection
 
-type Answer = Promise<[unknown, unknown]>
+/** What the driver answers a statement: its result (rows or a header) and its fields. */
+export type Answer = Promise<[unknown, unknown]>
 
 // Plain promise chains rather than async functions: one promise per statement beyond the driver's, on the
 // paths every request takes (the key read, the rate counters).
@@ -62,16 +63,21 @@ const translated = (error: unknown): never => {
 export class SourceDatabase implements Database {
   constructor(private readonly source: Source) {}
 
+  /** Sends one statement; a transaction's port (transaction.ts) sends its first one behind its START TRANSACTION. */
+  protected send(statement: Statement, arrays: boolean, options: StatementOptions | undefined): Answer {
+    return send(this.source, statement, arrays, options)
+  }
+
   rows<T = Record<string, unknown>>(statement: Statement, options?: StatementOptions): Promise<T[]> {
-    return send(this.source, statement, false, options).then(resultOf, translated) as Promise<T[]>
+    return this.send(statement, false, options).then(resultOf, translated) as Promise<T[]>
   }
 
   arrays(statement: Statement, options?: StatementOptions): Promise<unknown[][]> {
-    return send(this.source, statement, true, options).then(resultOf, translated) as Promise<unknown[][]>
+    return this.send(statement, true, options).then(resultOf, translated) as Promise<unknown[][]>
   }
 
   run(statement: Statement, options?: StatementOptions): Promise<RunResult> {
-    return send(this.source, statement, false, options).then(resultOf) as Promise<RunResult>
+    return this.send(statement, false, options).then(resultOf) as Promise<RunResult>
   }
 
   /**

@@ -44,6 +44,11 @@ export function poolOptions(address: DatabaseAddress, overrides: Partial<PoolOpt
     // No stack captured at every query's call site: it cost a few per cent of a $batch of small creates,
     // and an error keeps its own stack and its MySQL fields.
     trace: false,
+    // A write transaction sends its START TRANSACTION with its first statement and its COMMIT with its last
+    // (src/store/transaction.ts), two statements in one packet. Every value reaches the SQL text through the
+    // driver's escaping of `?` placeholders (src/statement.ts, src/sql/sql-template.ts), in a sql_mode without
+    // NO_BACKSLASH_ESCAPES (set below, whatever the server's default), so no value can close its literal.
+    multipleStatements: true,
     ...overrides,
   }
 }

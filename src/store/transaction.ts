@@ -6,14 +6,20 @@
 // runs every operation of the set, so the operations share one transaction and a deadlock, or a
 // connection lost before the COMMIT, runs the whole set again.
 //
+// Round trips: a transaction's START TRANSACTION travels with its first statement, and its COMMIT with its
+// last change notes, each pair as one multi-statement packet (the pool allows them: src/store/pool.ts). A
+// single create is then two round trips instead of four; on this machine a round trip to the database is
+// mostly the kernel's work of a socket write on both sides (docs/performance.md).
+//
 // Isolation is READ COMMITTED for writes: every statement reads the latest committed rows (a document
 // locked with FOR UPDATE is then read together with its current table part), and InnoDB takes no gap
 // locks for searches, which under REPEATABLE READ make concurrent posts into neighbouring keys deadlock.
 // Totals stay exact without serialisation because they are maintained by additive upserts under row
 // locks (src/store/totals.ts).
 import { isDatabaseUnreachable, isNodeUnavailable, wasNeverSent } from '../database-failures.js'
-import { discardRecordedChanges, writeRecordedChanges } from './change-record.js'
-import { type Database, SourceDatabase } from './database.js'
+import { Statement } from '../statement.js'
+import { discardRecordedChanges, notesFailure, takeRecordedChanges } from './change-record.js'
+import { type Answer, type Database, SourceDatabase, type StatementOptions } from './database.js'
 import { discardDeferredStatements, runDeferredStatements } from './deferred-statements.js'
 import { isPool, type Pool, type PoolConnection } from './pool.js'
 
@@ -53,10 +59,51 @@ export function isDuplicateKey(error: unknown): boolean {
   return (error as { errno?: number } | null)?.errno === ER_DUP_ENTRY
 }
 
-/** A new Transaction per attempt: what an attempt records (change-record.ts) is keyed by it. */
+/** The text that joins two statements into one packet. mysql2 writes a newline in a value as `\\n`, never raw. */
+export const STATEMENT_JOINER = ';\n'
+
+/** Two statements as one: their texts joined, their values in order. */
+function joined(first: Statement, second: Statement): Statement {
+  return new Statement(`${first.text}${STATEMENT_JOINER}${second.text}`, [...first.parameters, ...second.parameters])
+}
+
+const START_TRANSACTION = new Statement('START TRANSACTION', [])
+const COMMIT = new Statement('COMMIT', [])
+
+/** The second statement's answer out of a two-statement packet's (one result and one field list per statement). */
+const secondAnswer = ([results, fields]: [unknown, unknown]): [unknown, unknown] => [
+  (results as unknown[])[1],
+  (fields as unknown[] | undefined)?.[1],
+]
+
+/**
+ * A new Transaction per attempt: what an attempt records (change-record.ts) is keyed by it. It opens itself
+ * with its first statement: START TRANSACTION goes in the same packet, so it costs no round trip of its own
+ * (a prepared statement cannot share a packet: then it goes ahead alone).
+ */
 class ConnectionTransaction extends SourceDatabase implements Transaction {
+  /** Whether START TRANSACTION has been sent on the connection for this attempt. */
+  begun = false
+
   constructor(readonly connection: PoolConnection) {
     super(connection)
+  }
+
+  protected override send(statement: Statement, arrays: boolean, options: StatementOptions | undefined): Answer {
+    if (this.begun) return super.send(statement, arrays, options)
+    this.begun = true
+    if (options?.prepared) return super.send(START_TRANSACTION, false, undefined).then(() => super.send(statement, arrays, options))
+    return super.send(joined(START_TRANSACTION, statement), arrays, undefined).then(secondAnswer)
+  }
+
+  /**
+   * Commits, with the transaction's last statement of change notes in the same packet. The packet stops at a
+   * failing statement, so a note that fails leaves the transaction uncommitted, for the caller to roll back.
+   */
+  async commit(lastNotes: Statement | undefined): Promise<void> {
+    if (lastNotes !== undefined) await this.send(joined(lastNotes, COMMIT), false, undefined).catch(notesFailure)
+    // Nothing sent at all (work that wrote nothing): nothing to commit.
+    else if (this.begun) await super.send(COMMIT, false, undefined)
   }
 }
 
@@ -137,18 +184,21 @@ export async function runInTransaction<T>(
   try {
     for (let attempt = 1; ; attempt++) {
       let committing = false
-      const transaction = transactionOn(connection)
+      const transaction = new ConnectionTransaction(connection)
       try {
-        await connection.query('START TRANSACTION')
         const result = await work(transaction)
         // The statements deferred to the end (deferred-statements.ts: the most contended row locks), then the
-        // change record's notes, last (change-record.ts). Not the other way round: the notes take the change
-        // clock's shared lock, and a writer that held it while waiting for another's totals rows would close a
-        // cycle with a delta reader waiting for the clock and that other writer queued behind the reader.
+        // change record's notes, last (change-record.ts), with the COMMIT. Not the other way round: the notes
+        // take the change clock's shared lock, and a writer that held it while waiting for another's totals rows
+        // would close a cycle with a delta reader waiting for the clock and that other writer queued behind the
+        // reader. The notes travel with the COMMIT: a connection lost on the way leaves the outcome unknown, as
+        // one lost at a COMMIT alone does.
         await runDeferredStatements(transaction)
-        await writeRecordedChanges(transaction)
+        const notes = takeRecordedChanges(transaction)
+        const lastNotes = notes.pop()
+        for (const statement of notes) await transaction.run(statement).catch(notesFailure)
         committing = true
-        await connection.query('COMMIT')
+        await transaction.commit(lastNotes)
         return result
       } catch (error) {
         discardRecordedChanges(transaction)

@@ -13,7 +13,14 @@
 //   - `idle`: the statement and its answer are passed on, then the connection is cut while the client
 //     holds it between two statements: its next statement finds the connection closed.
 // A rule may also cut the next new connection in its handshake (`connect`).
+//
+// The service sends some statements two to a packet (src/store/transaction.ts: START TRANSACTION with the
+// first statement, the last change notes with the COMMIT). The proxy sees each of them as a statement of its
+// own, and a rule met by any of them cuts the packet: `before`, none of them reaches the server; `after` and
+// `idle` wait for the answer to all of it (`answered`), so that a COMMIT cut `after` has run and a statement
+// cut `idle` has been answered, as when they come alone.
 import net from 'node:net'
+import { STATEMENT_JOINER } from '../../src/store/transaction.js'
 
 export type StatementCut = 'before' | 'after' | 'idle'
 
@@ -94,6 +101,9 @@ export async function startStatementCuttingProxy(target: { host: string; port: n
     let preparing: string | undefined
     /** The rule met by this connection's statement, cut when its answer comes. */
     let cutOnAnswer: KillRule | undefined
+    /** The answer to the packet cut on: what has come of it, and how many statements' answers are still to come. */
+    let answer = Buffer.alloc(0)
+    let answersDue = 1
     upstream.on('data', (data) => {
       if (preparing !== undefined && data.length >= 9 && data[4] === 0x00) prepared.set(data.readUInt32LE(5), preparing)
       preparing = undefined
@@ -101,10 +111,12 @@ export async function startStatementCuttingProxy(target: { host: string; port: n
         client.write(data)
         return
       }
-      // `after`: the server answered the statement it received, so it ran; the client never hears it.
+      answer = Buffer.concat([answer, data])
+      if (answersDue > 1 && !answered(answer, answersDue)) return
+      // `after`: the server answered the statements it received, so they ran; the client never hears it.
       // `idle`: the answer, then the end of the connection: the client has its answer and a closed connection.
       if (cutOnAnswer.cut === 'idle') {
-        client.end(data)
+        client.end(answer)
         sockets.delete(client)
       }
       cutNow(cutOnAnswer)
@@ -116,19 +128,26 @@ export async function startStatementCuttingProxy(target: { host: string; port: n
         if (pending.length < 4 + length) break
         const packet = pending.subarray(0, 4 + length)
         pending = pending.subarray(4 + length)
-        const text = statementText(packet, length, prepared)
-        if (text !== undefined) {
-          if (packet[4] === COM_STMT_PREPARE) preparing = text
+        const texts = statementTexts(packet, length, prepared)
+        if (packet[4] === COM_STMT_PREPARE) preparing = texts[0]
+        for (const text of texts) {
           if (/^(START TRANSACTION|BEGIN)/i.test(text)) transaction = []
           transaction.push(text)
           const rule = armed?.rule
-          if (rule !== undefined && rule.at !== 'connect' && rule.at({ text, transaction }) && armed!.left-- <= 0) {
+          if (
+            cutOnAnswer === undefined &&
+            rule !== undefined &&
+            rule.at !== 'connect' &&
+            rule.at({ text, transaction }) &&
+            armed!.left-- <= 0
+          ) {
             fire(text)
             if (rule.cut === 'before') {
               cutNow(rule)
               return
             }
             cutOnAnswer = rule
+            answersDue = texts.length
           }
           if (/^COMMIT/i.test(text)) transaction = []
         }
@@ -164,10 +183,53 @@ export async function startStatementCuttingProxy(target: { host: string; port: n
   }
 }
 
-/** The text of a query or a prepared statement's PREPARE or EXECUTE; undefined for other commands. */
-function statementText(packet: Buffer, length: number, prepared: ReadonlyMap<number, string>): string | undefined {
+/**
+ * The texts of the statements of a query (one, or those the service joined into one packet) or of a prepared
+ * statement's PREPARE or EXECUTE; none for other commands.
+ */
+function statementTexts(packet: Buffer, length: number, prepared: ReadonlyMap<number, string>): string[] {
   const command = packet[4]
-  if (command === COM_QUERY || command === COM_STMT_PREPARE) return packet.toString('utf8', 5, 5 + Math.min(length - 1, TEXT_KEPT))
-  if (command === COM_STMT_EXECUTE && length >= 5) return prepared.get(packet.readUInt32LE(5))
-  return undefined
+  if (command === COM_QUERY)
+    return packet
+      .toString('utf8', 5, 4 + length)
+      .split(STATEMENT_JOINER)
+      .map((text) => text.slice(0, TEXT_KEPT))
+  if (command === COM_STMT_PREPARE) return [packet.toString('utf8', 5, 5 + Math.min(length - 1, TEXT_KEPT))]
+  const text = command === COM_STMT_EXECUTE && length >= 5 ? prepared.get(packet.readUInt32LE(5)) : undefined
+  return text === undefined ? [] : [text]
+}
+
+const OK = 0x00
+const ERROR = 0xff
+const END_OF_ROWS = 0xfe
+
+/**
+ * Whether the server's packets so far answer all `statements` of a packet (the text protocol without
+ * CLIENT_DEPRECATE_EOF, as mysql2 speaks it): per statement an OK packet, or a result set (its column count,
+ * as many column definitions, an EOF packet, the rows, an EOF packet); an error ends the answer.
+ */
+function answered(data: Buffer, statements: number): boolean {
+  const packets: Buffer[] = []
+  for (let at = 0; at + 4 <= data.length; ) {
+    const length = data.readUIntLE(at, 3)
+    if (at + 4 + length > data.length) break
+    packets.push(data.subarray(at + 4, at + 4 + length))
+    at += 4 + length
+  }
+  let next = 0
+  for (let answers = 0; answers < statements; answers++) {
+    const first = packets[next++]
+    if (first === undefined) return false
+    if (first[0] === ERROR) return true
+    if (first[0] === OK) continue
+    // A result set: skip the column definitions and their EOF, then read rows up to the closing EOF.
+    next += first[0]! + 1
+    for (;;) {
+      const packet = packets[next++]
+      if (packet === undefined) return false
+      if (packet[0] === ERROR) return true
+      if (packet[0] === END_OF_ROWS && packet.length < 9) break
+    }
+  }
+  return true
 }
