@@ -2,7 +2,9 @@
 // answering the same bytes, measured before and after the service in the same run (target ≥ 0.85, issue 28,
 // with the request log at the demo configuration's level `all`):
 //   - GET of one catalog item by key (perf/support/key-read-servers.ts: the same SELECT);
-//   - POST of one catalog item (perf/support/bare-create-server.ts: the same transaction and INSERT).
+//   - POST of one catalog item (perf/support/bare-create-server.ts: the same transaction and INSERT). The bare
+//     handler sends its three statements one at a time, as a handler written by hand does; the service sends its
+//     four (with the change record's note) as two packets (src/store/transaction.ts).
 // Also printed: each server's CPU time per request (process.cpuUsage, over IPC), and the database server's
 // when it runs on this machine (perf/support/database-cpu.ts). The service is asked as
 // `bench` (a profile without rate rules). The service runs twice, without and with the request-serialising
