@@ -77,16 +77,20 @@ export class StreamedRows implements RowSource {
   private closed = false
   private failure: unknown
   private wake: (() => void) | undefined
+  private readonly query: Query
   private readonly rows: Readable
 
   private constructor(
     private readonly pool: Pool,
     private readonly connection: PoolConnection,
     private readonly callbackConnection: CallbackConnection,
-    private readonly query: Query,
+    statement: Statement,
   ) {
-    this.rows = query.stream({ highWaterMark: HIGH_WATER_MARK }) as unknown as Readable
+    // Heard before the statement is sent: a connection already closed fails the statement at once, on
+    // the connection only.
     callbackConnection.on('error', this.connectionLost)
+    this.query = callbackConnection.query({ sql: statement.text, rowsAsArray: true, values: statement.parameters as unknown[] })
+    this.rows = this.query.stream({ highWaterMark: HIGH_WATER_MARK }) as unknown as Readable
     // Awaited only when the stream has no row: an async iterator would cost a promise per row.
     this.rows.on('readable', this.notify)
     this.rows.on('end', () => {
@@ -118,8 +122,7 @@ export class StreamedRows implements RowSource {
     try {
       // Streaming needs the callback API underneath the promise wrapper.
       const callbackConnection = (connection as unknown as { connection: CallbackConnection }).connection
-      const query = callbackConnection.query({ sql: statement.text, rowsAsArray: true, values: statement.parameters as unknown[] })
-      return new StreamedRows(pool, connection, callbackConnection, query)
+      return new StreamedRows(pool, connection, callbackConnection, statement)
     } catch (error) {
       connection.destroy()
       throw error
