@@ -10,6 +10,10 @@
 // MariaDB scanned a whole million-row register for seconds) and destroys the query's connection, since a
 // connection given back with an unread result would hold its statement and its next user. `close` does
 // the same when rows are left unread, and gives the connection back otherwise.
+//
+// A connection lost while its statement runs (KILL CONNECTION, a server restart, a failover) ends the read
+// with that failure: mysql2 tells a lost connection only to a command with a callback, and a streamed query
+// has none, so its stream would never end or fail; the connection's own `error` event is heard instead.
 import type { Readable } from 'node:stream'
 import type { Connection as CallbackConnection, Query } from 'mysql2'
 import type { Statement } from '../statement.js'
@@ -73,14 +77,20 @@ export class StreamedRows implements RowSource {
   private closed = false
   private failure: unknown
   private wake: (() => void) | undefined
+  private readonly query: Query
   private readonly rows: Readable
 
   private constructor(
     private readonly pool: Pool,
     private readonly connection: PoolConnection,
-    private readonly query: Query,
+    private readonly callbackConnection: CallbackConnection,
+    statement: Statement,
   ) {
-    this.rows = query.stream({ highWaterMark: HIGH_WATER_MARK }) as unknown as Readable
+    // Heard before the statement is sent: a connection already closed fails the statement at once, on
+    // the connection only.
+    callbackConnection.on('error', this.connectionLost)
+    this.query = callbackConnection.query({ sql: statement.text, rowsAsArray: true, values: statement.parameters as unknown[] })
+    this.rows = this.query.stream({ highWaterMark: HIGH_WATER_MARK }) as unknown as Readable
     // Awaited only when the stream has no row: an async iterator would cost a promise per row.
     this.rows.on('readable', this.notify)
     this.rows.on('end', () => {
@@ -112,12 +122,20 @@ export class StreamedRows implements RowSource {
     try {
       // Streaming needs the callback API underneath the promise wrapper.
       const callbackConnection = (connection as unknown as { connection: CallbackConnection }).connection
-      const query = callbackConnection.query({ sql: statement.text, rowsAsArray: true, values: statement.parameters as unknown[] })
-      return new StreamedRows(pool, connection, query)
+      return new StreamedRows(pool, connection, callbackConnection, statement)
     } catch (error) {
       connection.destroy()
       throw error
     }
+  }
+
+  /** The connection failed under the statement: the read ends with that failure, unless it had ended already. */
+  private readonly connectionLost = (error: unknown) => {
+    if (this.finished) return
+    this.failure = translateQueryError(error)
+    this.finished = true
+    this.destroy()
+    this.notify()
   }
 
   private readonly notify = () => {
@@ -179,12 +197,14 @@ export class StreamedRows implements RowSource {
     if (this.closed) return
     this.cancel()
     this.closed = true
+    this.callbackConnection.off('error', this.connectionLost)
     if (!this.destroyed) this.connection.release()
   }
 
   private destroy(): void {
     if (this.destroyed) return
     this.destroyed = true
+    this.callbackConnection.off('error', this.connectionLost)
     this.connection.destroy()
   }
 }

@@ -10,16 +10,28 @@ function escapeLikeDriver(value: unknown): string {
 }
 
 /**
+ * Whether a value's text holds a `?`. Such a value is never written into the text: a formatter that takes
+ * every `?` for a placeholder, as mysql2's did with the `sqlstring` module (3.11, which package.json
+ * allows), would put the next value inside this one's literal, where that value's own quotes end the
+ * literal and its text runs as SQL (a client's Content-ID in the request log, on a pool that allows
+ * several statements in one packet).
+ */
+function holdsPlaceholderMark(value: unknown): boolean {
+  return typeof value === 'string' && value.includes('?')
+}
+
+/**
  * As `rowValues`, but a column whose value is the same (`===`) in every row is written into the text once,
- * escaped, instead of as a placeholder per row. A batch's request-log entries share their time, subject,
- * profile, duration and batch id: the driver then formats a few values per row instead of eleven.
+ * escaped, instead of as a placeholder per row (unless it holds a `?`). A batch's request-log entries share
+ * their time, subject, profile, duration and batch id: the driver then formats a few values per row
+ * instead of eleven.
  */
 export function rowValuesSharing(rows: readonly (readonly unknown[])[], width: number): Statement {
   if (rows.length === 0 || width === 0) throw new Error('an empty VALUES list')
   const first = rows[0]!
   const shared: boolean[] = []
   for (let c = 0; c < width; c++) {
-    let same = true
+    let same = !holdsPlaceholderMark(first[c])
     for (let r = 1; r < rows.length && same; r++) same = rows[r]![c] === first[c]
     shared.push(same)
   }

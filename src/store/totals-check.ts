@@ -79,10 +79,24 @@ export async function checkTotals(pool: Pool, model: ServiceModel, keep = 20): P
       const statement = totalsDifferenceStatement(source)
       // The callback connection's query stream: rows arrive as the server sends them, a few hundred buffered.
       const callbackConnection = (connection as unknown as { connection: CallbackConnection }).connection
-      const rows = callbackConnection.query({ sql: statement.text, values: [...statement.parameters] }).stream() as Readable
-      for await (const row of rows as AsyncIterable<Record<string, unknown>>) {
-        check.differingGroups[source.totalsTable]! += 1
-        if (check.differences.length < keep) check.differences.push(difference(source, row))
+      // A connection lost under the statement is told to the connection only (mysql2 tells commands without a
+      // callback nothing): heard there, before the statement is sent, it fails the stream, and so the check.
+      let rows: Readable | undefined
+      let lost: Error | undefined
+      const onLost = (error: Error) => {
+        lost = error
+        rows?.destroy(error)
+      }
+      callbackConnection.on('error', onLost)
+      try {
+        rows = callbackConnection.query({ sql: statement.text, values: [...statement.parameters] }).stream() as Readable
+        if (lost !== undefined) rows.destroy(lost)
+        for await (const row of rows as AsyncIterable<Record<string, unknown>>) {
+          check.differingGroups[source.totalsTable]! += 1
+          if (check.differences.length < keep) check.differences.push(difference(source, row))
+        }
+      } finally {
+        callbackConnection.off('error', onLost)
       }
     }
   } finally {

@@ -72,6 +72,16 @@ t.test('rowValuesSharing: a value every row repeats is written once, escaped; th
   const one = rowValuesSharing([['a', 1]], 2)
   t.equal(one.text, "('a', 1)", 'one row: every value is shared')
   t.same(one.parameters, [])
+  const marked = rowValuesSharing(
+    [
+      ['/api/v4/$batch?a?b', 'first'],
+      ['/api/v4/$batch?a?b', ',1);DROP TABLE t;#'],
+    ],
+    2,
+  )
+  t.equal(marked.text, '(?, ?), (?, ?)', 'a value holding a ? stays a placeholder: no formatter can take it for one')
+  t.same(marked.parameters, ['/api/v4/$batch?a?b', 'first', '/api/v4/$batch?a?b', ',1);DROP TABLE t;#'])
+  t.equal(rowValuesSharing([['why?']], 1).text, '(?)')
   t.throws(() => rowValuesSharing([['a'], ['b', 1]], 2), /1 values for 2 columns/)
   t.throws(() => rowValuesSharing([], 2), /empty/)
 })

@@ -97,3 +97,15 @@ t.test('a failing statement throws at read, and its connection is not given back
   source.discard()
   source.close()
 })
+
+t.test('a connection killed while its statement runs ends the read with a failure, not a wait without end', async (t) => {
+  const marker = 'row-source test: killed'
+  // One row, sent only when the sleep is over: the KILL finds the statement running with nothing read yet.
+  const source = (await databaseOf(pool).open(sql`SELECT SLEEP(${30}) /* ${raw(marker)} */`))!
+  let thread: number | undefined
+  while (thread === undefined) thread = await threadOf(marker)
+  await databaseOf(pool).run(sql`KILL CONNECTION ${thread}`)
+  await t.rejects(readAllRows(source), 'the read fails')
+  t.ok(source.ended)
+  source.close()
+})

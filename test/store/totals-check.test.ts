@@ -1,10 +1,13 @@
 // `odata-registers verify`, the read-only totals check, as a user runs it: equal totals exit 0; a planted
 // wrong, extra or missing totals row exits 1 and is named; a group of zeros is no difference; nothing is
 // written; a database not at the code's schema exits 2; --help prints the usage.
+import { once } from 'node:events'
 import t from 'tap'
+import type { Connection as CallbackConnection } from 'mysql2'
 import { loadModel } from '../../src/model/load-model.js'
 import { seedDemoData } from '../../src/seed/seed-data.js'
 import { migrate } from '../../src/store/migrate.js'
+import type { Pool } from '../../src/store/pool.js'
 import { checkTotals } from '../../src/store/totals-check.js'
 import { runCli } from '../support/run-cli.js'
 import { createTestDatabase, type TestDatabase, databaseUrl } from '../support/test-database.js'
@@ -110,4 +113,22 @@ t.test('verify refuses a database that is not at the code schema, and explains i
   const wrongArgument = await verify(db, '--fix')
   t.equal(wrongArgument.code, 2)
   t.match(wrongArgument.stderr, /unknown option --fix/)
+})
+
+t.test('a check whose connection is lost fails, and is not taken for equal totals', async (t) => {
+  const db = await createTestDatabase('totals_check_lost')
+  t.teardown(() => db.drop())
+  await migrate(db.pool, model)
+  // The pool hands the check a connection killed on the server, once the connection has heard it closed.
+  const killing = {
+    getConnection: async () => {
+      const connection = await db.pool.getConnection()
+      const callbackConnection = (connection as unknown as { connection: CallbackConnection }).connection
+      const closed = Promise.race([once(callbackConnection, 'error'), once(callbackConnection, 'end')])
+      await db.pool.query(`KILL CONNECTION ${callbackConnection.threadId}`)
+      await closed
+      return connection
+    },
+  } as unknown as Pool
+  await t.rejects(checkTotals(killing, model), 'the check fails')
 })
