@@ -97,3 +97,18 @@ export function isLockWaitTimeout(error: unknown): boolean {
 export function isDatabaseUnreachable(error: unknown): boolean {
   return isConnectionLost(error) || isNodeUnavailable(error)
 }
+
+/**
+ * Failures after which a transaction's COMMIT may or may not have happened (the connection lost while the
+ * COMMIT was on its way or being answered): runInTransaction marks them when it gives up, so that the answer
+ * says the outcome is unknown instead of "nothing was written" (errors.ts, the JSON batch's 424s).
+ */
+const commitOutcomeUnknown = new WeakSet<object>()
+
+export function markCommitOutcomeUnknown(error: unknown): void {
+  if (typeof error === 'object' && error !== null) commitOutcomeUnknown.add(error)
+}
+
+export function isCommitOutcomeUnknown(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && commitOutcomeUnknown.has(error)
+}

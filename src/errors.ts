@@ -4,7 +4,7 @@
 // `{"error":{"code","message","target","details"}}`. Clients and tests tell errors apart by `code`,
 // never by message text. `docs/errors.md` lists the same registry; test/errors.test.ts keeps the two
 // in step.
-import { isDatabaseUnreachable, isLockWaitTimeout, isWriteConflict } from './database-failures.js'
+import { isCommitOutcomeUnknown, isDatabaseUnreachable, isLockWaitTimeout, isWriteConflict } from './database-failures.js'
 
 export interface ErrorDefinition {
   readonly status: number
@@ -211,6 +211,13 @@ export function toODataError(value: unknown): ODataError {
     return new ODataError('WriteConflict', 'The write kept conflicting with concurrent writes after retries; nothing was written. Retry.', {
       headers: { 'Retry-After': '1' },
     })
+  }
+  if (isCommitOutcomeUnknown(value)) {
+    return new ODataError(
+      'ServiceUnavailable',
+      'The connection to the database was lost during the COMMIT: whether the write was applied is unknown. Repeat it with If-None-Match: * or Repeatability-Request-ID, which applies it once.',
+      { headers: { 'Retry-After': '5' } },
+    )
   }
   if (isDatabaseUnreachable(value)) {
     return new ODataError('ServiceUnavailable', 'The database is not reachable; nothing was written. Retry later.', {

@@ -16,7 +16,7 @@
 // locks for searches, which under REPEATABLE READ make concurrent posts into neighbouring keys deadlock.
 // Totals stay exact without serialisation because they are maintained by additive upserts under row
 // locks (src/store/totals.ts).
-import { isDatabaseUnreachable, isNodeUnavailable, wasNeverSent } from '../database-failures.js'
+import { isDatabaseUnreachable, isNodeUnavailable, markCommitOutcomeUnknown, wasNeverSent } from '../database-failures.js'
 import { Statement } from '../statement.js'
 import { discardRecordedChanges, notesFailure, takeRecordedChanges } from './change-record.js'
 import { type Answer, type Database, SourceDatabase, type StatementOptions } from './database.js'
@@ -206,7 +206,11 @@ export async function runInTransaction<T>(
         // A node that cannot serve keeps its connection out of the pool even when the ROLLBACK went through.
         usable = (await rollBack(connection)) && !isDatabaseUnreachable(error)
         const next = attempt >= attempts ? 'give-up' : afterFailure(error, committing, usable, owned, options.idempotent === true)
-        if (next === 'give-up') throw error
+        if (next === 'give-up') {
+          if (committing && isDatabaseUnreachable(error) && !isNodeUnavailable(error) && !wasNeverSent(error))
+            markCommitOutcomeUnknown(error)
+          throw error
+        }
         if (next === 'retry-here') {
           await backoff(attempt)
           continue

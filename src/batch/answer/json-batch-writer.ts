@@ -101,9 +101,12 @@ export class JsonBatchWriter implements BatchResultWriter {
       const outcome = outcomes[i]?.planned === planned ? outcomes[i] : outcomes.find((o) => o.planned === planned)
       if (!failed) return item(planned, outcome!.response)
       if (failed.planned === planned) return item(planned, failed.response)
+      const failedName = failed.planned.operation.id ?? failed.planned.operation.index + 1
       const reason = new ODataError(
         'FailedDependency',
-        `Not applied: operation ${failed.planned.operation.id ?? failed.planned.operation.index + 1} of the same atomicity group failed`,
+        failed.commitOutcomeUnknown
+          ? `Outcome unknown: the COMMIT of this atomicity group lost its connection (operation ${failedName}); the group was applied whole or not at all`
+          : `Not applied: operation ${failedName} of the same atomicity group failed`,
       )
       return item(planned, errorResponse(reason))
     }

@@ -19,6 +19,8 @@ import { BatchOperations, type OperationRunner } from './run-operation.js'
 export interface OperationOutcome {
   readonly planned: PlannedOperation
   readonly response: CollectedResponse
+  /** A change set's COMMIT failure charged to this operation left it unknown whether the set was applied. */
+  readonly commitOutcomeUnknown?: boolean
 }
 
 /** How operations reach the dispatcher: one at a time, or several inside one change set's transaction. */

@@ -3,7 +3,7 @@
 // committed (src/batch/batch-log.ts). It looks the batch id up on another
 // connection and writes the entries only if they are not there: never lost, never twice. A proxy between the
 // service and the database cuts the connection at that COMMIT, before or after the server has it.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { startServer } from '../../../src/http/server.js'
 import { loadModel } from '../../../src/model/load-model.js'
 import { createServiceContext } from '../../../src/service/service-context.js'
@@ -60,6 +60,29 @@ async function batchEntries(prefix: string): Promise<[string | null, number][]> 
   return (rows as { content_id: string | null; status: number }[]).map((r) => [r.content_id, r.status])
 }
 
+interface Answered {
+  readonly status: number
+  readonly body?: { error?: { code?: string; message?: string } }
+}
+
+/**
+ * Cut at its COMMIT, the set was applied whole or not at all, and the service cannot tell which: the answer
+ * says so, to the operation the COMMIT's failure is charged to (503) and to the others (424), whichever way
+ * the cut went. "Not applied" or "nothing was written" would send a client to repeat a set that may be there.
+ */
+function outcomeUnknownAnswered(t: Test, responses: readonly Answered[]): void {
+  const [first, last] = [responses[0]!, responses[responses.length - 1]!]
+  t.equal(last.status, 503)
+  t.match(
+    last.body?.error?.message,
+    /lost during the COMMIT: whether the write was applied is unknown/,
+    'the 503 says the outcome is unknown',
+  )
+  t.equal(first.status, 424)
+  t.equal(first.body?.error?.code, 'FailedDependency')
+  t.match(first.body?.error?.message, /^Outcome unknown: the COMMIT of this atomicity group lost its connection/, 'so does the 424')
+}
+
 async function cutRun(cut: CommitCut, prefix: string) {
   const cutDone = proxy.cutNextLoggedCommit(cut)
   const answer = await post(prefix)
@@ -76,6 +99,7 @@ t.test('committed, answer lost: the entries written with the set are found and n
     `the change set is reported failed: the service cannot know it committed (${JSON.stringify(responses.map((r) => r.status))})`,
   )
   t.equal(await warehouses('UA'), 2, 'the server committed the set')
+  outcomeUnknownAnswered(t, answer.json().responses)
   t.same(
     await batchEntries('UA'),
     [
@@ -91,6 +115,7 @@ t.test('not committed: the entries are written after, once per operation, with t
   const answer = await cutRun('before', 'UB')
   t.equal(answer.status, 200)
   t.equal(await warehouses('UB'), 0, 'the server rolled the set back')
+  outcomeUnknownAnswered(t, answer.json().responses)
   t.same(
     await batchEntries('UB'),
     [
