@@ -167,11 +167,13 @@ export class ODataError extends Error {
   readonly details: readonly ErrorDetail[]
   /** Extra response headers (Allow for 405, Retry-After for 429, WWW-Authenticate for 401). */
   readonly headers: Readonly<Record<string, string>>
+  /** The write may have been applied: its COMMIT lost its connection (a batch's other answers say so too). */
+  readonly outcomeUnknown: boolean
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { target?: string; details?: readonly ErrorDetail[]; headers?: Record<string, string> } = {},
+    options: { target?: string; details?: readonly ErrorDetail[]; headers?: Record<string, string>; outcomeUnknown?: boolean } = {},
   ) {
     super(message)
     this.name = 'ODataError'
@@ -180,6 +182,7 @@ export class ODataError extends Error {
     this.target = options.target
     this.details = options.details ?? []
     this.headers = options.headers ?? {}
+    this.outcomeUnknown = options.outcomeUnknown === true
   }
 }
 
@@ -216,7 +219,7 @@ export function toODataError(value: unknown): ODataError {
     return new ODataError(
       'ServiceUnavailable',
       'The connection to the database was lost during the COMMIT: whether the write was applied is unknown. Repeat it with If-None-Match: * or Repeatability-Request-ID, which applies it once.',
-      { headers: { 'Retry-After': '5' } },
+      { headers: { 'Retry-After': '5' }, outcomeUnknown: true },
     )
   }
   if (isDatabaseUnreachable(value)) {

@@ -1,7 +1,6 @@
 // One change set of a batch (service.md §4.4 rule 3): its operations in order inside one transaction of
 // the runtime, consecutive creates together where they can be; the first failure rolls the whole set back,
 // and so does a failed COMMIT. A set that runs again (runtime) starts over with no outcome kept.
-import { isCommitOutcomeUnknown } from '../../database-failures.js'
 import type { PlanStep } from '../plan/plan-batch.js'
 import type { BatchReferences } from './batch-references.js'
 import { errorResponse } from './collecting-sink.js'
@@ -49,9 +48,13 @@ export async function runChangeSetStep(
     // The commit itself failed (deadlock, lost connection): the whole set failed with it, or, when the
     // connection was lost during the COMMIT, may have been applied: the answer says so.
     // It is charged to the last operation that ran, whose outcome it replaces: one outcome per operation.
-    const response = errorResponse(answeredError(error))
+    const answer = answeredError(error)
     const lastRan = outcomes.length - 1
-    state.failure = { planned: step.operations[Math.max(0, lastRan)]!, response, commitOutcomeUnknown: isCommitOutcomeUnknown(error) }
+    state.failure = {
+      planned: step.operations[Math.max(0, lastRan)]!,
+      response: errorResponse(answer),
+      commitOutcomeUnknown: answer.outcomeUnknown,
+    }
     if (lastRan >= 0) outcomes[lastRan] = state.failure
   }
   if (state.failure) {
