@@ -145,10 +145,18 @@ type AfterFailure = 'retry-here' | 'retry-elsewhere' | 'give-up'
  */
 function afterFailure(error: unknown, committing: boolean, connectionUsable: boolean, owned: boolean, idempotent: boolean): AfterFailure {
   if (isDeadlock(error) && connectionUsable) return 'retry-here'
-  const nothingCommitted = !committing ? isDatabaseUnreachable(error) : isNodeUnavailable(error) || wasNeverSent(error)
+  const nothingCommitted = isDatabaseUnreachable(error) && !commitMayHaveHappened(error, committing)
   const safeAgain = nothingCommitted || (idempotent && isDatabaseUnreachable(error))
   if (safeAgain && owned) return 'retry-elsewhere'
   return 'give-up'
+}
+
+/**
+ * The connection was lost while the COMMIT was on its way or being answered (not refused by the node, not
+ * closed before it was sent): the node may have committed.
+ */
+function commitMayHaveHappened(error: unknown, committing: boolean): boolean {
+  return committing && isDatabaseUnreachable(error) && !isNodeUnavailable(error) && !wasNeverSent(error)
 }
 
 /** Rolls back after a failure; false when the connection itself failed and must not be used again. */
@@ -207,8 +215,7 @@ export async function runInTransaction<T>(
         usable = (await rollBack(connection)) && !isDatabaseUnreachable(error)
         const next = attempt >= attempts ? 'give-up' : afterFailure(error, committing, usable, owned, options.idempotent === true)
         if (next === 'give-up') {
-          if (committing && isDatabaseUnreachable(error) && !isNodeUnavailable(error) && !wasNeverSent(error))
-            markCommitOutcomeUnknown(error)
+          if (commitMayHaveHappened(error, committing)) markCommitOutcomeUnknown(error)
           throw error
         }
         if (next === 'retry-here') {
