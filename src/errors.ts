@@ -112,7 +112,8 @@ export const ERROR_CODES = {
   DuplicateOperationId: { status: 400, description: 'Two operations of one batch share a Content-ID or id.' },
   FailedDependency: {
     status: 424,
-    description: 'The operation was not applied because another operation of its atomic group or dependency failed.',
+    description:
+      'The operation was not applied because another operation of its atomic group or dependency failed; when that failure is the COMMIT of the group losing its connection, whether the group was applied is unknown, and the message says so.',
   },
   RateLimited: {
     status: 429,
